@@ -1,0 +1,31 @@
+# Stockpot: the two-command quick start (`make demo`, `make test`) and the other entry points.
+# C libraries (Debian packages, installed by `make deps` when missing):
+#   liblz4-dev, libxxhash-dev, libutf8proc-dev, and libsqlite3-dev (benchmark and tests only).
+
+SWIFT ?= swift
+BENCH_ARGS ?=
+
+.PHONY: all deps build demo test bench clean
+
+all: build
+
+deps:
+	@bash Tools/deps.sh
+
+build: deps
+	$(SWIFT) build
+
+# Until the store exists, the demo is the JSON benchmark on a generated corpus.
+demo: deps
+	$(SWIFT) build -c release --product stockpot-bench
+	$(SWIFT) run -c release stockpot-bench json.parse json.write json.extract --docs 20000
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) run -c release stockpot-bench $(BENCH_ARGS)
+
+clean:
+	$(SWIFT) package clean

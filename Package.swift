@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+// Stockpot: an embedded JSON document store for Swift.
+// Layers point one way, down: C libraries -> StockpotJSON -> ... (see docs/architecture.md).
+import PackageDescription
+
+let package = Package(
+    name: "Stockpot",
+    products: [
+        .library(name: "StockpotJSON", targets: ["StockpotJSON"]),
+        .executable(name: "stockpot-bench", targets: ["StockpotBench"]),
+    ],
+    targets: [
+        // System C libraries, each a module map plus a shim header; `make deps` installs them.
+        .systemLibrary(
+            name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(
+            name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(
+            name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
+            providers: [.apt(["libutf8proc-dev"])]),
+        // SQLite: linked only by the benchmark (the baseline) and by tests (the oracle).
+        .systemLibrary(
+            name: "CSQLite", path: "Benchmarks/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "StockpotJSON", path: "Sources/StockpotJSON"),
+
+        .executableTarget(
+            name: "StockpotBench", dependencies: ["StockpotJSON", "CSQLite"],
+            path: "Benchmarks/StockpotBench"),
+
+        .testTarget(
+            name: "StockpotJSONTests", dependencies: ["StockpotJSON"],
+            path: "Tests/StockpotJSONTests"),
+        .testTarget(
+            name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
+            path: "Tests/CLibrariesTests"),
+    ]
+)
+
+// One list of Swift settings for every target: Swift 6 language mode everywhere.
+let sharedSwiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + sharedSwiftSettings
+}

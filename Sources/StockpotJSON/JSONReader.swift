@@ -1,0 +1,258 @@
+// Strict RFC 8259 reader: UTF-8 bytes to a JSONValue tree, with typed errors and limits.
+// Entry points and the structural grammar; strings and numbers are in JSONReader+Strings and
+// JSONReader+Numbers. Unsafe pointers stay inside this file group.
+
+/// Reads JSON text (RFC 8259, strictly) into a ``JSONValue``.
+///
+/// Everything the RFC does not allow is rejected with a ``JSONError`` naming the byte offset:
+/// trailing commas, leading zeros, `NaN`, comments, raw control characters in strings,
+/// ill-formed UTF-8, lone surrogate escapes, repeated object keys and trailing garbage.
+/// Stateless and safe to call from any thread.
+public enum JSONReader {
+    /// Reads one JSON value that spans all of `bytes` (white space around it allowed).
+    ///
+    /// - Throws: ``JSONError`` with the offset and reason of the first problem.
+    /// - Complexity: O(n) in the input length.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default
+    ) throws(JSONError) -> JSONValue {
+        guard bytes.count <= limits.maxInputBytes else {
+            throw JSONError(
+                .inputTooLarge, at: limits.maxInputBytes,
+                "The input is \(bytes.count) bytes, over the limit of \(limits.maxInputBytes).")
+        }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw JSONError(.unexpectedEnd, at: 0, "The input is empty; expected a JSON value.")
+        }
+        var cursor = JSONByteCursor(base: base, count: bytes.count, limits: limits)
+        return try cursor.readDocument()
+    }
+
+    /// Reads one JSON value from a byte array.
+    public static func parse(
+        _ bytes: [UInt8], limits: JSONLimits = .default
+    ) throws(JSONError) -> JSONValue {
+        let result: Result<JSONValue, JSONError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONError) -> JSONValue in try parse(raw, limits: limits) }
+        }
+        return try result.get()
+    }
+
+    /// Reads one JSON value from a string's UTF-8 bytes.
+    public static func parse(
+        _ text: String, limits: JSONLimits = .default
+    ) throws(JSONError) -> JSONValue {
+        try parse(Array(text.utf8), limits: limits)
+    }
+}
+
+extension JSONValue {
+    /// Reads a JSON value from UTF-8 bytes; the same as ``JSONReader/parse(_:limits:)-([UInt8],_)``.
+    public init(parsing bytes: [UInt8], limits: JSONLimits = .default) throws(JSONError) {
+        self = try JSONReader.parse(bytes, limits: limits)
+    }
+}
+
+/// The reader's position in a byte buffer. Valid only while that buffer is.
+struct JSONByteCursor {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let limits: JSONLimits
+    var index = 0
+    var depth = 0
+
+    init(base: UnsafePointer<UInt8>, count: Int, limits: JSONLimits) {
+        self.base = base
+        self.count = count
+        self.limits = limits
+    }
+
+    mutating func readDocument() throws(JSONError) -> JSONValue {
+        skipWhitespace()
+        let value = try readValue()
+        skipWhitespace()
+        if index < count {
+            throw JSONError(
+                .trailingGarbage, at: index,
+                "Unexpected \(describeByte(at: index)) after the end of the JSON value.")
+        }
+        return value
+    }
+
+    // MARK: - Values
+
+    mutating func readValue() throws(JSONError) -> JSONValue {
+        guard index < count else { throw unexpectedEnd("a JSON value") }
+        switch base[index] {
+        case UInt8(ascii: "{"): return try readObject()
+        case UInt8(ascii: "["): return try readArray()
+        case UInt8(ascii: "\""): return .string(try readString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try readNumber()
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        default:
+            throw unexpectedByte(expected: "a JSON value")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+        let start = index
+        let length = literal.utf8CodeUnitCount
+        let text = literal.utf8Start
+        for offset in 0..<length {
+            guard start + offset < count else {
+                index = start + offset
+                throw unexpectedEnd("'\(literal)'")
+            }
+            if base[start + offset] != text[offset] {
+                index = start + offset
+                throw unexpectedByte(expected: "'\(literal)'")
+            }
+        }
+        index = start + length
+    }
+
+    private mutating func enterContainer() throws(JSONError) {
+        depth += 1
+        if depth > limits.maxDepth {
+            throw JSONError(
+                .depthLimitExceeded, at: index,
+                "Nesting is deeper than the limit of \(limits.maxDepth) arrays and objects.")
+        }
+    }
+
+    private mutating func readArray() throws(JSONError) -> JSONValue {
+        try enterContainer()
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < count, base[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try readValue())
+            skipWhitespace()
+            guard index < count else { throw unexpectedEnd("',' or ']'") }
+            let byte = base[index]
+            index += 1
+            if byte == UInt8(ascii: "]") { break }
+            guard byte == UInt8(ascii: ",") else {
+                index -= 1
+                throw unexpectedByte(expected: "',' or ']' in an array")
+            }
+            skipWhitespace()
+            if index < count, base[index] == UInt8(ascii: "]") {
+                throw JSONError(
+                    .trailingComma, at: index, "A trailing comma before ']' is not allowed.")
+            }
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    private mutating func readObject() throws(JSONError) -> JSONValue {
+        try enterContainer()
+        index += 1  // {
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        var keySet: Set<[UInt8]>? = nil
+        skipWhitespace()
+        if index < count, base[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(JSONObject(uncheckedKeys: keys, values: values))
+        }
+        while true {
+            skipWhitespace()
+            guard index < count else { throw unexpectedEnd("an object key") }
+            guard base[index] == UInt8(ascii: "\"") else {
+                throw unexpectedByte(expected: "a string key in an object")
+            }
+            let keyOffset = index
+            let key = try readString()
+            if isDuplicate(key, in: keys, set: &keySet) {
+                throw JSONError(
+                    .duplicateKey, at: keyOffset, "The key \"\(key)\" appears twice in one object.")
+            }
+            skipWhitespace()
+            guard index < count else { throw unexpectedEnd("':'") }
+            guard base[index] == UInt8(ascii: ":") else {
+                throw unexpectedByte(expected: "':' after an object key")
+            }
+            index += 1
+            skipWhitespace()
+            keys.append(key)
+            values.append(try readValue())
+            skipWhitespace()
+            guard index < count else { throw unexpectedEnd("',' or '}'") }
+            let byte = base[index]
+            index += 1
+            if byte == UInt8(ascii: "}") { break }
+            guard byte == UInt8(ascii: ",") else {
+                index -= 1
+                throw unexpectedByte(expected: "',' or '}' in an object")
+            }
+            skipWhitespace()
+            if index < count, base[index] == UInt8(ascii: "}") {
+                throw JSONError(
+                    .trailingComma, at: index, "A trailing comma before '}' is not allowed.")
+            }
+        }
+        depth -= 1
+        return .object(JSONObject(uncheckedKeys: keys, values: values))
+    }
+
+    /// Keys are compared by their UTF-8 bytes (JSON does not normalize). Small objects are
+    /// scanned; from 16 keys on, a set of the keys' byte arrays takes over.
+    private func isDuplicate(_ key: String, in keys: [String], set: inout Set<[UInt8]>?) -> Bool {
+        if keys.count < 16 {
+            for existing in keys where existing.utf8Equals(key) { return true }
+            return false
+        }
+        if set == nil { set = Set(keys.map { Array($0.utf8) }) }
+        return !set!.insert(Array(key.utf8)).inserted
+    }
+
+    // MARK: - White space and errors
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < count {
+            switch base[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    func unexpectedEnd(_ expected: String) -> JSONError {
+        JSONError(.unexpectedEnd, at: count, "The input ended where \(expected) was expected.")
+    }
+
+    /// The error for the byte at `index`; a byte that starts ill-formed UTF-8 is named so.
+    func unexpectedByte(expected: String) -> JSONError {
+        if base[index] >= 0x80, !UTF8Validation.isWellFormedSequence(at: index, base, count) {
+            return JSONError(
+                .invalidUTF8, at: index, "The input is not well-formed UTF-8 at this byte.")
+        }
+        return JSONError(
+            .unexpectedCharacter, at: index,
+            "Unexpected \(describeByte(at: index)); expected \(expected).")
+    }
+
+    func describeByte(at offset: Int) -> String {
+        let byte = base[offset]
+        if byte >= 0x21 && byte < 0x7F { return "character '\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the C libraries the package links, when pkg-config cannot find them.
+# Used by `make deps`; safe to run again (it installs nothing that is present).
+set -euo pipefail
+
+# pkg-config name -> Debian package that provides it.
+declare -A PROVIDERS=(
+  [liblz4]=liblz4-dev            # segment record compression
+  [libxxhash]=libxxhash-dev      # record and file checksums
+  [libutf8proc]=libutf8proc-dev  # Unicode folding for the full-text tokenizer
+  [sqlite3]=libsqlite3-dev       # benchmark baseline and test oracle only
+)
+
+missing=()
+if ! command -v pkg-config >/dev/null 2>&1; then
+  missing+=(pkg-config)
+fi
+for lib in "${!PROVIDERS[@]}"; do
+  if ! pkg-config --exists "$lib" 2>/dev/null; then
+    missing+=("${PROVIDERS[$lib]}")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all C libraries present (${!PROVIDERS[*]})"
+  exit 0
+fi
+
+echo "deps: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+else
+  echo "deps: cannot install as this user. Run:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+
+for lib in "${!PROVIDERS[@]}"; do
+  pkg-config --exists "$lib" || { echo "deps: $lib still missing after install" >&2; exit 1; }
+done
+echo "deps: installed ${missing[*]}"
