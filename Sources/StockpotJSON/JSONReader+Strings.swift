@@ -42,6 +42,7 @@ extension JSONByteCursor {
         throw JSONError(.invalidUTF8, at: bad, "The string is not well-formed UTF-8 at this byte.")
     }
 
+    @inline(__always)
     private func checkStringLength(_ length: Int, quote: Int) throws(JSONError) {
         if length > limits.maxStringBytes {
             throw JSONError(

@@ -25,6 +25,7 @@ public enum JSONReader {
             throw JSONError(.unexpectedEnd, at: 0, "The input is empty; expected a JSON value.")
         }
         var cursor = JSONByteCursor(base: base, count: bytes.count, limits: limits)
+        cursor.reserveStacks()
         return try cursor.readDocument()
     }
 
@@ -60,11 +61,23 @@ struct JSONByteCursor {
     let limits: JSONLimits
     var index = 0
     var depth = 0
+    /// Members of the containers being read, innermost last; shared to avoid regrowing an
+    /// array per container.
+    var valueStack: [JSONValue] = []
+    var keyStack: [String] = []
+    var fingerprintStack: [UInt64] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, limits: JSONLimits) {
         self.base = base
         self.count = count
         self.limits = limits
+    }
+
+    /// Sizes the member stacks for a typical document, so that reading one does not regrow them.
+    mutating func reserveStacks() {
+        valueStack.reserveCapacity(32)
+        keyStack.reserveCapacity(32)
+        fingerprintStack.reserveCapacity(32)
     }
 
     mutating func readDocument() throws(JSONError) -> JSONValue {
@@ -131,16 +144,17 @@ struct JSONByteCursor {
     private mutating func readArray() throws(JSONError) -> JSONValue {
         try enterContainer()
         index += 1  // [
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < count, base[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        // Elements go on a stack shared by the whole parse, then into one exact-size array.
+        let stackStart = valueStack.count
         while true {
             skipWhitespace()
-            elements.append(try readValue())
+            valueStack.append(try readValue())
             skipWhitespace()
             guard index < count else { throw unexpectedEnd("',' or ']'") }
             let byte = base[index]
@@ -157,21 +171,22 @@ struct JSONByteCursor {
             }
         }
         depth -= 1
+        let elements = Array(valueStack[stackStart...])
+        valueStack.removeSubrange(stackStart...)
         return .array(elements)
     }
 
     private mutating func readObject() throws(JSONError) -> JSONValue {
         try enterContainer()
         index += 1  // {
-        var keys: [String] = []
-        var values: [JSONValue] = []
-        var keySet: Set<[UInt8]>? = nil
         skipWhitespace()
         if index < count, base[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(JSONObject(uncheckedKeys: keys, values: values))
+            return .object(JSONObject())
         }
+        let stackStart = keyStack.count
+        var largeObjectFingerprints: Set<UInt64>? = nil
         while true {
             skipWhitespace()
             guard index < count else { throw unexpectedEnd("an object key") }
@@ -179,8 +194,8 @@ struct JSONByteCursor {
                 throw unexpectedByte(expected: "a string key in an object")
             }
             let keyOffset = index
-            let key = try readString()
-            if isDuplicate(key, in: keys, set: &keySet) {
+            let (key, fingerprint) = try readKey()
+            if isDuplicate(key, fingerprint, since: stackStart, set: &largeObjectFingerprints) {
                 throw JSONError(
                     .duplicateKey, at: keyOffset, "The key \"\(key)\" appears twice in one object.")
             }
@@ -191,8 +206,9 @@ struct JSONByteCursor {
             }
             index += 1
             skipWhitespace()
-            keys.append(key)
-            values.append(try readValue())
+            keyStack.append(key)
+            fingerprintStack.append(fingerprint)
+            valueStack.append(try readValue())
             skipWhitespace()
             guard index < count else { throw unexpectedEnd("',' or '}'") }
             let byte = base[index]
@@ -209,18 +225,59 @@ struct JSONByteCursor {
             }
         }
         depth -= 1
-        return .object(JSONObject(uncheckedKeys: keys, values: values))
+        let memberCount = keyStack.count - stackStart
+        let valueStart = valueStack.count - memberCount
+        let object = JSONObject(
+            uncheckedKeys: Array(keyStack[stackStart...]), values: Array(valueStack[valueStart...]))
+        keyStack.removeSubrange(stackStart...)
+        fingerprintStack.removeSubrange(stackStart...)
+        valueStack.removeSubrange(valueStart...)
+        return .object(object)
     }
 
-    /// Keys are compared by their UTF-8 bytes (JSON does not normalize). Small objects are
-    /// scanned; from 16 keys on, a set of the keys' byte arrays takes over.
-    private func isDuplicate(_ key: String, in keys: [String], set: inout Set<[UInt8]>?) -> Bool {
-        if keys.count < 16 {
-            for existing in keys where existing.utf8Equals(key) { return true }
-            return false
+    /// Reads an object key and a 64-bit hash of its UTF-8 bytes, so that finding a repeated key
+    /// compares integers and only compares bytes when the hashes agree.
+    private mutating func readKey() throws(JSONError) -> (String, UInt64) {
+        let rawStart = index + 1
+        var key = try readString()
+        let rawLength = index - 1 - rawStart
+        // An escape always decodes to fewer bytes than it is written with, so equal lengths
+        // mean the raw bytes are the key's bytes.
+        if key.utf8.count == rawLength {
+            return (key, Self.fingerprint(UnsafeBufferPointer(start: base + rawStart, count: rawLength)))
         }
-        if set == nil { set = Set(keys.map { Array($0.utf8) }) }
-        return !set!.insert(Array(key.utf8)).inserted
+        let fingerprint = key.withUTF8 { Self.fingerprint($0) }
+        return (key, fingerprint)
+    }
+
+    /// FNV-1a over the bytes: keys are short, and equal keys must hash equally.
+    private static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// Whether `key` repeats one of the object's keys read so far (those from `stackStart`).
+    /// JSON keys are equal when their bytes are, never by Unicode equivalence. Small objects
+    /// scan the hashes; from 32 members on, a set of hashes keeps the check O(1).
+    private func isDuplicate(
+        _ key: String, _ fingerprint: UInt64, since stackStart: Int, set: inout Set<UInt64>?
+    ) -> Bool {
+        let memberCount = fingerprintStack.count - stackStart
+        if memberCount >= 32 {
+            if set == nil { set = Set(fingerprintStack[stackStart...]) }
+            if set!.insert(fingerprint).inserted { return false }
+        }
+        var position = stackStart
+        while position < fingerprintStack.count {
+            if fingerprintStack[position] == fingerprint, keyStack[position].utf8Equals(key) {
+                return true
+            }
+            position += 1
+        }
+        return false
     }
 
     // MARK: - White space and errors
