@@ -1,6 +1,12 @@
 // The raw walk behind JSONFieldExtractor: match object keys against the path trie, decode the
 // values that are needed, skip the rest by scanning for their end.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct FieldScanner {
     var cursor: JSONByteCursor
     let trie: [ExtractorNode]
@@ -58,6 +64,17 @@ struct FieldScanner {
 
     /// Decodes the value at the cursor and answers every field below `node` from it.
     private mutating func materialize(node: Int, into values: inout [IndexValue]) throws(JSONError) {
+        if trie[node].children.isEmpty, cursor.base[cursor.index] == UInt8(ascii: "\"") {
+            // The common case, a string where a path ends: no tree, no projection.
+            let text = try cursor.readString()
+            for (field, _) in trie[node].fieldsBelow {
+                switch fields[field].type {
+                case .string, .fullText, .json1: values[field] = .text(text)
+                case .integer, .floating: values[field] = .null
+                }
+            }
+            return
+        }
         let value = try cursor.readValue()
         for (field, rest) in trie[node].fieldsBelow {
             values[field] = IndexValue(document: value, path: rest, type: fields[field].type)
@@ -67,33 +84,40 @@ struct FieldScanner {
     /// Reads the key at the cursor and returns the child node it names, if any.
     private mutating func matchKey(among children: [Int]) throws(JSONError) -> Int? {
         let start = cursor.index + 1
-        let end = try skipString()
+        let (end, sawBackslash) = try skipString()
+        if sawBackslash {
+            var decoder = cursor
+            decoder.index = start - 1
+            let key = Array(try decoder.readString().utf8)
+            return children.first { trie[$0].key == key }
+        }
         let base = cursor.base
         let length = end - 1 - start
-        var hasEscape = false
-        for i in start..<(end - 1) where base[i] == UInt8(ascii: "\\") {
-            hasEscape = true
-            break
+        let prefix: UInt64
+        if length >= 8 {
+            prefix = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian
+        } else {
+            prefix = littleEndianPrefix(of: UnsafeBufferPointer(start: base + start, count: length))
         }
-        if !hasEscape {
-            for child in children where trie[child].key.count == length {
-                let matches = trie[child].key.withUnsafeBufferPointer { key in
-                    (0..<length).allSatisfy { key[$0] == base[start + $0] }
-                }
-                if matches { return child }
+        for child in children {
+            let node = trie[child]
+            guard node.keyPrefix == prefix, node.key.count == length else { continue }
+            if length <= 8 { return child }
+            let rest = node.key.withUnsafeBufferPointer { key in
+                memcmp(key.baseAddress! + 8, base + start + 8, length - 8)
             }
-            return nil
+            if rest == 0 { return child }
         }
-        var decoder = cursor
-        decoder.index = start - 1
-        let key = Array(try decoder.readString().utf8)
-        return children.first { trie[$0].key == key }
+        return nil
     }
 
     // MARK: - Skipping
 
-    /// Skips the string whose quote is at the cursor; returns the offset after its closing quote.
-    private mutating func skipString() throws(JSONError) -> Int {
+    /// Skips the string whose quote is at the cursor; returns the offset after its closing quote
+    /// and whether the string holds an escape.
+    @discardableResult
+    private mutating func skipString() throws(JSONError) -> (end: Int, sawBackslash: Bool) {
+        var sawBackslash = false
         var i = cursor.index + 1
         let base = cursor.base
         let count = cursor.count
@@ -107,9 +131,14 @@ struct FieldScanner {
             let byte = base[i]
             if byte == UInt8(ascii: "\"") {
                 cursor.index = i + 1
-                return i + 1
+                return (i + 1, sawBackslash)
             }
-            i += byte == UInt8(ascii: "\\") ? 2 : 1
+            if byte == UInt8(ascii: "\\") {
+                sawBackslash = true
+                i += 2
+            } else {
+                i += 1
+            }
         }
     }
 
@@ -118,7 +147,7 @@ struct FieldScanner {
         guard cursor.index < cursor.count else { throw cursor.unexpectedEnd("a JSON value") }
         switch cursor.base[cursor.index] {
         case UInt8(ascii: "\""):
-            _ = try skipString()
+            try skipString()
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             try skipContainer()
         default:
@@ -142,7 +171,7 @@ struct FieldScanner {
         while cursor.index < cursor.count {
             switch cursor.base[cursor.index] {
             case UInt8(ascii: "\""):
-                _ = try skipString()
+                try skipString()
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1

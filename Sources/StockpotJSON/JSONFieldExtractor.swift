@@ -17,7 +17,7 @@ public struct JSONFieldExtractor: Sendable {
     /// Prepares an extractor for `fields`.
     public init(fields: [IndexField]) {
         self.fields = fields
-        var nodes = [ExtractorNode(key: [])]
+        var nodes = [ExtractorNode(key: [], keyPrefix: 0)]
         for (fieldIndex, field) in fields.enumerated() {
             var node = 0
             for (depth, component) in field.path.components.enumerated() {
@@ -27,7 +27,7 @@ public struct JSONFieldExtractor: Sendable {
                 if let child = nodes[node].children.first(where: { nodes[$0].key == key }) {
                     node = child
                 } else {
-                    nodes.append(ExtractorNode(key: key))
+                    nodes.append(ExtractorNode(key: key, keyPrefix: littleEndianPrefix(of: key)))
                     nodes[node].children.append(nodes.count - 1)
                     node = nodes.count - 1
                 }
@@ -40,7 +40,19 @@ public struct JSONFieldExtractor: Sendable {
 
     /// The index value of each field in the document `bytes`, in the order of ``fields``.
     public func indexValues(in bytes: UnsafeRawBufferPointer) throws(JSONError) -> [IndexValue] {
-        var values = [IndexValue](repeating: .null, count: fields.count)
+        var values: [IndexValue] = []
+        try extractIndexValues(from: bytes, into: &values)
+        return values
+    }
+
+    /// Replaces the contents of `values` with the index value of each field in the document
+    /// `bytes`, in the order of ``fields``. Reusing one array across documents saves an
+    /// allocation per document on the ingestion path.
+    public func extractIndexValues(
+        from bytes: UnsafeRawBufferPointer, into values: inout [IndexValue]
+    ) throws(JSONError) {
+        values.removeAll(keepingCapacity: true)
+        values.append(contentsOf: repeatElement(.null, count: fields.count))
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw JSONError(.unexpectedEnd, at: 0, "The document is empty.")
         }
@@ -48,7 +60,6 @@ public struct JSONFieldExtractor: Sendable {
             cursor: JSONByteCursor(base: base, count: bytes.count, limits: .default),
             trie: trie, fields: fields)
         try scanner.scanDocument(into: &values)
-        return values
     }
 
     /// The index value of each field in the document `bytes`.
@@ -60,10 +71,22 @@ public struct JSONFieldExtractor: Sendable {
     }
 }
 
+/// The first eight bytes of `key` (zero-padded) as a little-endian integer.
+func littleEndianPrefix(of key: some Collection<UInt8>) -> UInt64 {
+    var prefix: UInt64 = 0
+    for (position, byte) in key.prefix(8).enumerated() {
+        prefix |= UInt64(byte) << (8 * UInt64(position))
+    }
+    return prefix
+}
+
 /// One key of the path trie: the children to look for below it, and every field whose path
 /// passes through it with the rest of that path.
 struct ExtractorNode: Sendable {
     var key: [UInt8]
+    /// The key's first eight bytes, zero-padded, read as a little-endian integer: most keys are
+    /// told apart by this and their length without touching `key`.
+    var keyPrefix: UInt64
     var children: [Int] = []
     var fieldsBelow: [(field: Int, rest: JSONPath)] = []
     var endsHere = false

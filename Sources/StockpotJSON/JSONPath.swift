@@ -39,7 +39,7 @@ extension JSONValue {
         guard let key = keys.first else { return self }
         switch self {
         case .object(let object):
-            return object.member(utf8Key: key)?.project(keys.dropFirst())
+            return object[key]?.project(keys.dropFirst())
         case .array(let elements):
             let projected = elements.compactMap { $0.project(keys) }
             return projected.isEmpty ? nil : .array(projected)
@@ -53,7 +53,7 @@ extension JSONValue {
     public func projectWithoutArrays(_ path: JSONPath) -> JSONValue? {
         var current = self
         for key in path.components {
-            guard case .object(let object) = current, let next = object.member(utf8Key: key) else {
+            guard case .object(let object) = current, let next = object[key] else {
                 return nil
             }
             current = next
@@ -62,12 +62,3 @@ extension JSONValue {
     }
 }
 
-extension JSONObject {
-    /// The member whose key has exactly the UTF-8 bytes of `key`.
-    func member(utf8Key key: String) -> JSONValue? {
-        for position in 0..<keys.count where keys[position].utf8Equals(key) {
-            return values[position]
-        }
-        return nil
-    }
-}

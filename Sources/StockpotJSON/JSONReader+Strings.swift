@@ -126,7 +126,11 @@ extension JSONByteCursor {
         var next = offset + 6
         switch unit {
         case 0xD800...0xDBFF:
-            guard next + 1 < count, base[next] == UInt8(ascii: "\\"), base[next + 1] == UInt8(ascii: "u")
+            // The low half must follow; input that ends first is unfinished, not wrong.
+            if next >= count || (next + 1 >= count && base[next] == UInt8(ascii: "\\")) {
+                throw unexpectedEnd("the low surrogate after '\\u\(String(unit, radix: 16))'")
+            }
+            guard base[next] == UInt8(ascii: "\\"), base[next + 1] == UInt8(ascii: "u")
             else { throw loneSurrogate(at: offset) }
             let low = try readHex4(at: next + 2, escape: next)
             guard (0xDC00...0xDFFF).contains(low) else { throw loneSurrogate(at: offset) }
@@ -142,9 +146,9 @@ extension JSONByteCursor {
     }
 
     private func readHex4(at start: Int, escape: Int) throws(JSONError) -> UInt16 {
-        guard start + 4 <= count else { throw unexpectedEnd("four hex digits after '\\u'") }
         var value: UInt16 = 0
         for i in start..<start + 4 {
+            guard i < count else { throw unexpectedEnd("four hex digits after '\\u'") }
             let byte = base[i]
             let digit: UInt8
             switch byte {

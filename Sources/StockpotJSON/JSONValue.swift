@@ -8,7 +8,7 @@
 /// value around costs a reference count, not a deep copy.
 ///
 /// `JSONValue` is a value type and safe to share across threads.
-public enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable {
     /// JSON `null`.
     case null
     /// `true` or `false`.
@@ -90,5 +90,38 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
     /// Creates an object whose keys keep the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements))
+    }
+}
+
+extension JSONValue: Hashable {
+    /// Values are equal when they are the same kind with equal payloads; strings compare by
+    /// their UTF-8 bytes (JSON does not normalize), numbers by IEEE equality within a kind, so
+    /// `.integer(1) != .double(1)`.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.utf8Equals(b)
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Hashes the kind and payload consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let flag): hasher.combine(1); hasher.combine(flag)
+        case .integer(let integer): hasher.combine(2); hasher.combine(integer)
+        case .double(let double): hasher.combine(3); hasher.combine(double)
+        case .string(var string):
+            hasher.combine(4)
+            string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        case .array(let elements): hasher.combine(5); hasher.combine(elements)
+        case .object(let object): hasher.combine(6); hasher.combine(object)
+        }
     }
 }
