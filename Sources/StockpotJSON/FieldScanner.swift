@@ -100,10 +100,9 @@ struct FieldScanner {
             prefix = littleEndianPrefix(of: UnsafeBufferPointer(start: base + start, count: length))
         }
         for child in children {
-            let node = trie[child]
-            guard node.keyPrefix == prefix, node.key.count == length else { continue }
+            guard trie[child].keyPrefix == prefix, trie[child].key.count == length else { continue }
             if length <= 8 { return child }
-            let rest = node.key.withUnsafeBufferPointer { key in
+            let rest = trie[child].key.withUnsafeBufferPointer { key in
                 memcmp(key.baseAddress! + 8, base + start + 8, length - 8)
             }
             if rest == 0 { return child }
@@ -122,23 +121,14 @@ struct FieldScanner {
         let base = cursor.base
         let count = cursor.count
         while true {
-            while i + 8 <= count {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if SWAR.hasQuoteOrBackslash(word) { break }
-                i += 8
-            }
+            i = ByteScan.firstQuoteOrBackslash(base, from: i, to: count)
             guard i < count else { throw cursor.unexpectedEnd("the end of a string") }
-            let byte = base[i]
-            if byte == UInt8(ascii: "\"") {
+            if base[i] == UInt8(ascii: "\"") {
                 cursor.index = i + 1
                 return (i + 1, sawBackslash)
             }
-            if byte == UInt8(ascii: "\\") {
-                sawBackslash = true
-                i += 2
-            } else {
-                i += 1
-            }
+            sawBackslash = true
+            i += 2
         }
     }
 
@@ -191,6 +181,7 @@ struct FieldScanner {
 
     // MARK: - Helpers
 
+    @inline(__always)
     private mutating func consume(_ byte: UInt8) throws(JSONError) -> Bool {
         guard cursor.index < cursor.count else { throw cursor.unexpectedEnd("'\(Character(Unicode.Scalar(byte)))'") }
         if cursor.base[cursor.index] == byte {

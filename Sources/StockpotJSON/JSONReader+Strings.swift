@@ -1,31 +1,22 @@
-// Reading JSON strings: a word-at-a-time scan for the closing quote on the common path,
-// a byte loop that decodes escapes and surrogate pairs on the rare one.
+// Reading JSON strings: a sixteen-bytes-at-a-time scan for the closing quote on the common
+// path, a slower one that decodes escapes and surrogate pairs between plain runs.
 
 extension JSONByteCursor {
     /// Reads the string whose opening quote is at `index`; leaves `index` after its closing quote.
     mutating func readString() throws(JSONError) -> String {
         let quote = index
         let start = quote + 1
-        var i = start
-        var highBits: UInt64 = 0
-        while i + 8 <= count {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            if SWAR.hasQuoteBackslashOrControl(word) { break }
-            highBits |= word
-            i += 8
-        }
-        while i < count {
+        let (i, sawNonASCII) = ByteScan.firstQuoteBackslashOrControl(base, from: start, to: count)
+        if i < count {
             let byte = base[i]
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
-                return try makeString(from: start, to: i, quote: quote, mayBeNonASCII: highBits & SWAR.highBits != 0)
+                return try makeString(from: start, to: i, quote: quote, mayBeNonASCII: sawNonASCII)
             }
             if byte == UInt8(ascii: "\\") {
-                return try readEscapedString(quote: quote, prefixEnd: i)
+                return try readEscapedString(quote: quote)
             }
-            if byte < 0x20 { throw controlCharacter(at: i) }
-            highBits |= UInt64(byte)
-            i += 1
+            throw controlCharacter(at: i)
         }
         throw unexpectedEnd("the closing quote of the string that starts at byte \(quote)")
     }
@@ -57,40 +48,28 @@ extension JSONByteCursor {
             "Control character 0x\(String(base[offset], radix: 16, uppercase: true)) must be escaped inside a string.")
     }
 
-    /// The slow path: copies the unescaped prefix, then decodes byte by byte.
-    private mutating func readEscapedString(quote: Int, prefixEnd: Int) throws(JSONError) -> String {
+    /// The slow path: decodes escapes into a byte buffer, copying the plain runs between them.
+    private mutating func readEscapedString(quote: Int) throws(JSONError) -> String {
         var decoded: [UInt8] = []
-        decoded.reserveCapacity(prefixEnd - quote + 16)
         var i = quote + 1
-        while i < prefixEnd {  // The prefix may hold ill-formed UTF-8 not yet checked.
-            let length = UTF8Validation.sequenceLength(at: i, base, prefixEnd)
-            guard length > 0 else {
-                throw JSONError(.invalidUTF8, at: i, "The string is not well-formed UTF-8 at this byte.")
-            }
-            decoded.append(contentsOf: UnsafeBufferPointer(start: base + i, count: length))
-            i += length
-        }
         while i < count {
-            let byte = base[i]
-            switch byte {
+            // Copy the plain run up to the next quote, backslash or control byte at once.
+            let (runEnd, runNonASCII) = ByteScan.firstQuoteBackslashOrControl(base, from: i, to: count)
+            if runNonASCII, let bad = UTF8Validation.firstInvalidOffset(from: i, to: runEnd, base) {
+                throw JSONError(.invalidUTF8, at: bad, "The string is not well-formed UTF-8 at this byte.")
+            }
+            decoded.append(contentsOf: UnsafeBufferPointer(start: base + i, count: runEnd - i))
+            i = runEnd
+            guard i < count else { break }
+            switch base[i] {
             case UInt8(ascii: "\""):
                 index = i + 1
                 try checkStringLength(decoded.count, quote: quote)
                 return String(decoding: decoded, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 i = try decodeEscape(at: i, into: &decoded)
-            case 0..<0x20:
-                throw controlCharacter(at: i)
-            case 0x80...:
-                let length = UTF8Validation.sequenceLength(at: i, base, count)
-                guard length > 0 else {
-                    throw JSONError(.invalidUTF8, at: i, "The string is not well-formed UTF-8 at this byte.")
-                }
-                decoded.append(contentsOf: UnsafeBufferPointer(start: base + i, count: length))
-                i += length
             default:
-                decoded.append(byte)
-                i += 1
+                throw controlCharacter(at: i)
             }
         }
         throw unexpectedEnd("the closing quote of the string that starts at byte \(quote)")
@@ -187,37 +166,5 @@ func appendUTF8(_ value: UInt32, to bytes: inout [UInt8]) {
         bytes.append(UInt8(0x80 | value >> 12 & 0x3F))
         bytes.append(UInt8(0x80 | value >> 6 & 0x3F))
         bytes.append(UInt8(0x80 | value & 0x3F))
-    }
-}
-
-/// Word-at-a-time byte tests (SIMD within a register) on eight bytes loaded as a `UInt64`.
-/// Each test is exact about whether any byte matches, which is all the callers ask.
-enum SWAR {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    @inline(__always)
-    static func hasZeroByte(_ word: UInt64) -> Bool {
-        (word &- ones) & ~word & highBits != 0
-    }
-
-    @inline(__always)
-    static func hasByte(_ word: UInt64, equalTo byte: UInt8) -> Bool {
-        hasZeroByte(word ^ (ones &* UInt64(byte)))
-    }
-
-    @inline(__always)
-    static func hasByteBelow0x20(_ word: UInt64) -> Bool {
-        (word &- ones &* 0x20) & ~word & highBits != 0
-    }
-
-    @inline(__always)
-    static func hasQuoteBackslashOrControl(_ word: UInt64) -> Bool {
-        hasByte(word, equalTo: 0x22) || hasByte(word, equalTo: 0x5C) || hasByteBelow0x20(word)
-    }
-
-    @inline(__always)
-    static func hasQuoteOrBackslash(_ word: UInt64) -> Bool {
-        hasByte(word, equalTo: 0x22) || hasByte(word, equalTo: 0x5C)
     }
 }

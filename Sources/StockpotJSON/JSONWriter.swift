@@ -59,28 +59,15 @@ public enum JSONWriter {
     /// Appends the UTF-8 bytes `bytes` (assumed well-formed) as a quoted, escaped JSON string.
     public static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var i = 0
-        let count = bytes.count
         if let base = bytes.baseAddress {
-            while i < count {
-                // Skip eight plain bytes at a time; escapes are rare in documents.
-                if i + 8 <= count {
-                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    if !SWAR.hasQuoteBackslashOrControl(word) {
-                        i += 8
-                        continue
-                    }
-                }
-                let byte = base[i]
-                if byte == 0x22 || byte == 0x5C || byte < 0x20 {
-                    output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
-                    appendEscape(byte, to: &output)
-                    runStart = i + 1
-                }
-                i += 1
+            var runStart = 0
+            while true {
+                let (stop, _) = ByteScan.firstQuoteBackslashOrControl(base, from: runStart, to: bytes.count)
+                output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: stop - runStart))
+                guard stop < bytes.count else { break }
+                appendEscape(base[stop], to: &output)
+                runStart = stop + 1
             }
-            output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
         }
         output.append(UInt8(ascii: "\""))
     }
@@ -96,10 +83,10 @@ public enum JSONWriter {
         case 0x0D: output.append(UInt8(ascii: "r"))
         case 0x09: output.append(UInt8(ascii: "t"))
         default:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            let hexDigits: StaticString = "0123456789abcdef"
             appendASCII("u00", to: &output)
-            output.append(hex[Int(byte >> 4)])
-            output.append(hex[Int(byte & 0xF)])
+            output.append(hexDigits.utf8Start[Int(byte >> 4)])
+            output.append(hexDigits.utf8Start[Int(byte & 0xF)])
         }
     }
 

@@ -1,0 +1,144 @@
+// The command line: workloads by name and the options listed in `usage`. Hand-written;
+// a usage error is `Error: ...` plus usage on standard error and exit status 64.
+
+/// A mistake on the command line; reported with the usage text and exit status 64.
+struct UsageError: Error {
+    let message: String
+}
+
+/// How results are printed.
+enum OutputFormat: String {
+    /// Aligned columns for people.
+    case text
+    /// One compact JSON object per line for scripts.
+    case json
+}
+
+/// The JSON library the SQLite baseline uses around SQLite.
+enum BaselineJSON: String {
+    /// StockpotJSON: the comparison isolates storage and indexing (the default).
+    case stockpot
+    /// Foundation's JSONSerialization, as iOS SmartStore uses NSJSONSerialization.
+    case foundation
+}
+
+/// Everything the command line can say.
+struct BenchOptions {
+    /// Workload names to run, in order; empty means all.
+    var workloadNames: [String] = []
+    /// Documents in the generated corpus.
+    var documentCount = 100_000
+    /// Seed for the corpus generator.
+    var seed: UInt64 = BenchOptions.defaultSeed
+    /// Timed runs per side after one warm-up; the median is reported.
+    var runs = 5
+    var format = OutputFormat.text
+    var baselineJSON = BaselineJSON.stockpot
+    /// `PRAGMA synchronous` for the SQLite baseline: FULL (SmartStore's), NORMAL or OFF.
+    var sqliteSynchronous = "FULL"
+    var listWorkloads = false
+    var showHelp = false
+    /// Run the SQLite baseline self-check instead of workloads.
+    var selfCheck = false
+    /// Print the corpus as JSON Lines instead of running workloads.
+    var emitCorpus = false
+
+    static let defaultSeed: UInt64 = 20_261_130
+
+    static let usage = """
+        USAGE: stockpot-bench [WORKLOAD ...] [--docs N] [--seed S] [--runs R] [--format text|json]
+                             [--baseline-json stockpot|foundation]
+                             [--sqlite-sync full|normal|off]
+               stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
+
+        Runs Stockpot benchmarks against their baselines on a generated corpus of ~1 KB
+        Salesforce Account documents. One line per workload on standard output; progress on
+        standard error.
+
+        ARGUMENTS:
+          WORKLOAD            Workload names (see --list); default: all.
+
+        OPTIONS:
+          --docs N            Documents in the corpus (default: 100000).
+          --seed S            Corpus seed (default: \(defaultSeed)).
+          --runs R            Timed runs per side after a warm-up, median reported
+                              (default: 5; fewer when a side would pass 15 s).
+          --format F          text (aligned columns) or json (one object per line).
+          --baseline-json J   JSON library of the SQLite baseline: stockpot (default) or
+                              foundation.
+          --sqlite-sync S     PRAGMA synchronous of the SQLite baseline: full (default,
+                              as SmartStore), normal or off.
+          --list              List workloads and exit.
+          --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
+                              query them back and report counts.
+          --emit-corpus       Print the generated documents, one per line, and exit.
+          -h, --help          Show this help.
+        """
+
+    /// Parses `arguments` (without the program name).
+    static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
+        var options = BenchOptions()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "-h", "--help": options.showHelp = true
+            case "--list": options.listWorkloads = true
+            case "--selfcheck": options.selfCheck = true
+            case "--emit-corpus": options.emitCorpus = true
+            case "--docs":
+                options.documentCount = try positiveInteger(after: argument, from: &remaining)
+            case "--runs":
+                options.runs = try positiveInteger(after: argument, from: &remaining)
+            case "--seed":
+                let text = try value(after: argument, from: &remaining)
+                guard let seed = UInt64(text) else {
+                    throw UsageError(message: "--seed needs an unsigned integer, got '\(text)'")
+                }
+                options.seed = seed
+            case "--format":
+                let text = try value(after: argument, from: &remaining)
+                guard let format = OutputFormat(rawValue: text) else {
+                    throw UsageError(message: "--format must be text or json, got '\(text)'")
+                }
+                options.format = format
+            case "--baseline-json":
+                let text = try value(after: argument, from: &remaining)
+                guard let choice = BaselineJSON(rawValue: text) else {
+                    throw UsageError(message: "--baseline-json must be stockpot or foundation, got '\(text)'")
+                }
+                options.baselineJSON = choice
+            case "--sqlite-sync":
+                let text = try value(after: argument, from: &remaining).uppercased()
+                guard ["FULL", "NORMAL", "OFF"].contains(text) else {
+                    throw UsageError(message: "--sqlite-sync must be full, normal or off, got '\(text.lowercased())'")
+                }
+                options.sqliteSynchronous = text
+            default:
+                if argument.hasPrefix("-") {
+                    throw UsageError(message: "unknown option '\(argument)'")
+                }
+                options.workloadNames.append(argument)
+            }
+        }
+        return options
+    }
+
+    private static func value(
+        after option: String, from remaining: inout ArraySlice<String>
+    ) throws(UsageError) -> String {
+        guard let text = remaining.popFirst() else {
+            throw UsageError(message: "\(option) needs a value")
+        }
+        return text
+    }
+
+    private static func positiveInteger(
+        after option: String, from remaining: inout ArraySlice<String>
+    ) throws(UsageError) -> Int {
+        let text = try value(after: option, from: &remaining)
+        guard let number = Int(text), number > 0 else {
+            throw UsageError(message: "\(option) needs a positive integer, got '\(text)'")
+        }
+        return number
+    }
+}

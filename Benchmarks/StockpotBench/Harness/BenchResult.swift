@@ -1,0 +1,39 @@
+// One workload's outcome: the Stockpot and baseline figures in one unit, and the ratio,
+// which is always oriented so that a ratio above 1 means Stockpot did better.
+
+/// What a figure measures, and which direction is better.
+enum BenchUnit: String {
+    /// Megabytes (10^6 bytes) of document text per second.
+    case megabytesPerSecond = "MB/s"
+    /// Operations per second.
+    case operationsPerSecond = "ops/s"
+    /// Microseconds per operation.
+    case microsecondsPerOperation = "us/op"
+    /// Milliseconds for the whole workload.
+    case milliseconds = "ms"
+
+    /// `true` for throughput units, `false` for latency units.
+    var higherIsBetter: Bool {
+        switch self {
+        case .megabytesPerSecond, .operationsPerSecond: true
+        case .microsecondsPerOperation, .milliseconds: false
+        }
+    }
+}
+
+/// The line a workload prints.
+struct BenchResult {
+    var workload: String
+    var unit: BenchUnit
+    var stockpot: Double
+    var baseline: Double
+    var baselineName: String
+    /// Extra words for the text format only (for example a target the figure must meet).
+    var note: String? = nil
+
+    /// Above 1 when Stockpot is better: stockpot/baseline for throughput,
+    /// baseline/stockpot for latency.
+    var ratio: Double {
+        unit.higherIsBetter ? stockpot / baseline : baseline / stockpot
+    }
+}

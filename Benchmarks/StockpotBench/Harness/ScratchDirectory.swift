@@ -1,0 +1,37 @@
+// A fresh, uniquely named directory under the system temporary directory for one workload's
+// database files, removed when the workload is done.
+
+import Foundation
+
+/// A temporary directory that exists until ``remove()``.
+final class ScratchDirectory {
+    /// The directory's absolute path.
+    let path: String
+
+    /// Creates `<tmp>/stockpot-bench-<label>-XXXXXX`.
+    init(label: String) throws {
+        let template = NSTemporaryDirectory() + "stockpot-bench-\(label)-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard let created = mkdtemp(&bytes) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: template])
+        }
+        path = String(cString: created)
+    }
+
+    /// `name` inside the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Deletes the directory and everything in it.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Total size of the files directly inside the directory, in bytes.
+    func totalFileBytes() -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.reduce(0) { total, name in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file(name))
+            return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
+        }
+    }
+}

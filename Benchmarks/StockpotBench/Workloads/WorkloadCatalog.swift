@@ -1,0 +1,18 @@
+// Every workload the benchmark knows, in the order `all` runs them.
+
+/// The registry of workloads.
+enum WorkloadCatalog {
+    /// All workloads, in run order.
+    static func all() -> [any Workload] {
+        [
+            JSONParseWorkload(),
+            JSONWriteWorkload(),
+            JSONExtractWorkload(),
+        ]
+    }
+
+    /// The workload named `name`, or `nil`.
+    static func workload(named name: String) -> (any Workload)? {
+        all().first { $0.name == name }
+    }
+}

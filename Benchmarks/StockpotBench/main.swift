@@ -1,0 +1,72 @@
+// stockpot-bench: runs named workloads (Stockpot vs its baseline, one line each) or the
+// SQLite baseline self-check. See docs/benchmarks.md.
+
+import Foundation
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+let options: BenchOptions
+do {
+    options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    printError("Error: \(error.message)\n\n\(BenchOptions.usage)")
+    exit(64)
+}
+
+if options.showHelp {
+    print(BenchOptions.usage)
+    exit(0)
+}
+if options.listWorkloads {
+    for workload in WorkloadCatalog.all() {
+        print(workload.name.padding(toLength: 16, withPad: " ", startingAt: 0) + workload.summary)
+    }
+    exit(0)
+}
+
+let context = BenchContext(options: options)
+if options.emitCorpus {
+    let corpus = context.corpus
+    var lines = [UInt8]()
+    for range in corpus.ranges {
+        lines.append(contentsOf: corpus.bytes[range])
+        lines.append(UInt8(ascii: "\n"))
+    }
+    FileHandle.standardOutput.write(Data(lines))
+    exit(0)
+}
+if options.selfCheck {
+    do {
+        print(try SQLiteSelfCheck().run(in: context))
+        exit(0)
+    } catch {
+        printError("Error: \(error)")
+        exit(1)
+    }
+}
+
+var workloads = [any Workload]()
+for name in options.workloadNames {
+    guard let workload = WorkloadCatalog.workload(named: name) else {
+        printError("Error: unknown workload '\(name)' (try --list)\n\n\(BenchOptions.usage)")
+        exit(64)
+    }
+    workloads.append(workload)
+}
+if workloads.isEmpty { workloads = WorkloadCatalog.all() }
+
+let printer = ResultPrinter(format: options.format)
+if let header = printer.header() { print(header) }
+var failed = false
+for workload in workloads {
+    do {
+        let result = try workload.run(in: context)
+        print(printer.line(for: result))
+    } catch {
+        printError("Error: \(workload.name) failed: \(error)")
+        failed = true
+    }
+}
+exit(failed ? 1 : 0)
