@@ -67,10 +67,10 @@ struct FieldScanner {
         if trie[node].children.isEmpty, cursor.base[cursor.index] == UInt8(ascii: "\"") {
             // The common case, a string where a path ends: no tree, no projection.
             let text = try cursor.readString()
-            for (field, _) in trie[node].fieldsBelow {
-                switch fields[field].type {
-                case .string, .fullText, .json1: values[field] = .text(text)
-                case .integer, .floating: values[field] = .null
+            for leaf in trie[node].fieldsEndingHere {
+                switch leaf.type {
+                case .string, .fullText, .json1: values[leaf.field] = .text(text)
+                case .integer, .floating: values[leaf.field] = .null
                 }
             }
             return
@@ -82,30 +82,24 @@ struct FieldScanner {
     }
 
     /// Reads the key at the cursor and returns the child node it names, if any.
-    private mutating func matchKey(among children: [Int]) throws(JSONError) -> Int? {
+    private mutating func matchKey(among children: [KeySignature]) throws(JSONError) -> Int? {
         let start = cursor.index + 1
         let (end, sawBackslash) = try skipString()
         if sawBackslash {
             var decoder = cursor
             decoder.index = start - 1
             let key = Array(try decoder.readString().utf8)
-            return children.first { trie[$0].key == key }
+            return children.first { trie[$0.node].key == key }?.node
         }
         let base = cursor.base
         let length = end - 1 - start
-        let prefix: UInt64
-        if length >= 8 {
-            prefix = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian
-        } else {
-            prefix = littleEndianPrefix(of: UnsafeBufferPointer(start: base + start, count: length))
-        }
-        for child in children {
-            guard trie[child].keyPrefix == prefix, trie[child].key.count == length else { continue }
-            if length <= 8 { return child }
-            let rest = trie[child].key.withUnsafeBufferPointer { key in
-                memcmp(key.baseAddress! + 8, base + start + 8, length - 8)
+        let (low, high) = KeySignature.words(base, start, length, cursor.count)
+        for child in children where child.low == low && child.high == high && child.length == length {
+            if length <= 16 { return child.node }
+            let rest = trie[child.node].key.withUnsafeBufferPointer { key in
+                memcmp(key.baseAddress! + 16, base + start + 16, length - 16)
             }
-            if rest == 0 { return child }
+            if rest == 0 { return child.node }
         }
         return nil
     }

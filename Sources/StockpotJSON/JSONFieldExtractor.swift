@@ -17,22 +17,23 @@ public struct JSONFieldExtractor: Sendable {
     /// Prepares an extractor for `fields`.
     public init(fields: [IndexField]) {
         self.fields = fields
-        var nodes = [ExtractorNode(key: [], keyPrefix: 0)]
+        var nodes = [ExtractorNode(key: [])]
         for (fieldIndex, field) in fields.enumerated() {
             var node = 0
             for (depth, component) in field.path.components.enumerated() {
                 let rest = JSONPath(components: Array(field.path.components[depth...]))
                 nodes[node].fieldsBelow.append((fieldIndex, rest))
                 let key = Array(component.utf8)
-                if let child = nodes[node].children.first(where: { nodes[$0].key == key }) {
-                    node = child
+                if let child = nodes[node].children.first(where: { nodes[$0.node].key == key }) {
+                    node = child.node
                 } else {
-                    nodes.append(ExtractorNode(key: key, keyPrefix: littleEndianPrefix(of: key)))
-                    nodes[node].children.append(nodes.count - 1)
+                    nodes.append(ExtractorNode(key: key))
+                    nodes[node].children.append(KeySignature(key, node: nodes.count - 1))
                     node = nodes.count - 1
                 }
             }
             nodes[node].fieldsBelow.append((fieldIndex, JSONPath(components: [])))
+            nodes[node].fieldsEndingHere.append(LeafField(field: fieldIndex, type: field.type))
             nodes[node].endsHere = true
         }
         trie = nodes
@@ -71,23 +72,71 @@ public struct JSONFieldExtractor: Sendable {
     }
 }
 
-/// The first eight bytes of `key` (zero-padded) as a little-endian integer.
-func littleEndianPrefix(of key: some Collection<UInt8>) -> UInt64 {
-    var prefix: UInt64 = 0
-    for (position, byte) in key.prefix(8).enumerated() {
-        prefix |= UInt64(byte) << (8 * UInt64(position))
-    }
-    return prefix
-}
-
 /// One key of the path trie: the children to look for below it, and every field whose path
 /// passes through it with the rest of that path.
 struct ExtractorNode: Sendable {
     var key: [UInt8]
-    /// The key's first eight bytes, zero-padded, read as a little-endian integer: most keys are
-    /// told apart by this and their length without touching `key`.
-    var keyPrefix: UInt64
-    var children: [Int] = []
+    var children: [KeySignature] = []
     var fieldsBelow: [(field: Int, rest: JSONPath)] = []
+    /// The fields whose paths end at this key (plain values, for the leaf fast path).
+    var fieldsEndingHere: [LeafField] = []
     var endsHere = false
+}
+
+/// A field whose path ends at a trie node.
+struct LeafField: Sendable {
+    var field: Int
+    var type: IndexType
+}
+
+/// A child key as two little-endian words of its first sixteen bytes (zero-padded) and its
+/// length: most keys are matched or told apart with three integer compares.
+struct KeySignature: Sendable {
+    var low: UInt64
+    var high: UInt64
+    var length: Int
+    var node: Int
+
+    init(_ key: [UInt8], node: Int) {
+        low = 0
+        high = 0
+        for (position, byte) in key.prefix(16).enumerated() {
+            if position < 8 {
+                low |= UInt64(byte) << (8 * UInt64(position))
+            } else {
+                high |= UInt64(byte) << (8 * UInt64(position - 8))
+            }
+        }
+        length = key.count
+        self.node = node
+    }
+
+    /// The signature words of the `length` bytes at `start` (zero-padded past `length`).
+    /// Reads sixteen bytes when the buffer has them, so short keys cost two loads.
+    @inline(__always)
+    static func words(
+        _ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int, _ count: Int
+    ) -> (UInt64, UInt64) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        if start + 16 <= count {
+            low = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian
+            high = UnsafeRawPointer(base + start + 8).loadUnaligned(as: UInt64.self).littleEndian
+        } else {
+            for position in 0..<min(16, count - start) {
+                if position < 8 {
+                    low |= UInt64(base[start + position]) << (8 * UInt64(position))
+                } else {
+                    high |= UInt64(base[start + position]) << (8 * UInt64(position - 8))
+                }
+            }
+        }
+        if length < 8 {
+            return (low & (UInt64(1) << (8 * UInt64(length)) &- 1), 0)
+        }
+        if length < 16 {
+            return (low, high & (UInt64(1) << (8 * UInt64(length - 8)) &- 1))
+        }
+        return (low, high)
+    }
 }
