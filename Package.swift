@@ -7,6 +7,7 @@ let package = Package(
     name: "Stockpot",
     products: [
         .library(name: "StockpotJSON", targets: ["StockpotJSON"]),
+        .library(name: "StockpotStorage", targets: ["StockpotStorage"]),
         .executable(name: "stockpot-bench", targets: ["StockpotBench"]),
     ],
     targets: [
@@ -26,6 +27,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "StockpotJSON", path: "Sources/StockpotJSON"),
+        .target(
+            name: "StockpotStorage", dependencies: ["CLZ4", "CXXHash"],
+            path: "Sources/StockpotStorage"),
 
         .executableTarget(
             name: "StockpotBench", dependencies: ["StockpotJSON", "CSQLite"],
@@ -34,6 +38,9 @@ let package = Package(
         .testTarget(
             name: "StockpotJSONTests", dependencies: ["StockpotJSON"],
             path: "Tests/StockpotJSONTests"),
+        .testTarget(
+            name: "StockpotStorageTests", dependencies: ["StockpotStorage"],
+            path: "Tests/StockpotStorageTests"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
             path: "Tests/CLibrariesTests"),

@@ -1,0 +1,87 @@
+// The file-system seam: every byte the storage engine reads or writes goes through these
+// protocols, so tests can swap in an in-memory or fault-injecting implementation.
+
+/// How ``FileSystem/openFile(_:mode:)`` opens a file.
+package enum FileOpenMode: Sendable {
+    /// Existing file, reads only.
+    case readOnly
+    /// Existing file, reads and writes.
+    case readWrite
+    /// A new file; fails with `ioError` (EEXIST) when the name exists.
+    case createNew
+    /// Creates the file or truncates an existing one to zero bytes.
+    case createOrTruncate
+}
+
+/// A directory tree of files, addressed by absolute or relative paths with `/` separators.
+///
+/// Implementations are thread-safe. Every failure is a ``StorageError`` (`ioError` with the
+/// errno, `notFound`, or `storeLocked` from ``lockFile(_:)``); nothing traps.
+package protocol FileSystem: Sendable {
+    /// Opens `path` as `mode` says.
+    func openFile(_ path: String, mode: FileOpenMode) throws(StorageError) -> any FileHandle
+    /// Renames `source` to `destination`, replacing it atomically if it exists.
+    func rename(_ source: String, to destination: String) throws(StorageError)
+    /// Removes the file `path`; `notFound` when there is none.
+    func removeFile(_ path: String) throws(StorageError)
+    /// The names (not paths) of the entries of directory `path`, in no particular order.
+    func listDirectory(_ path: String) throws(StorageError) -> [String]
+    /// Creates directory `path` and any missing parents; succeeds when it exists.
+    func createDirectory(_ path: String) throws(StorageError)
+    /// Makes the creations, renames and removals in directory `path` durable (fsync on the
+    /// directory).
+    func syncDirectory(_ path: String) throws(StorageError)
+    /// Whether a file or directory exists at `path`.
+    func fileExists(_ path: String) -> Bool
+    /// Takes an exclusive lock on `path` (created if missing) without waiting; `storeLocked`
+    /// when another holder has it. The lock lasts until the returned lock is released.
+    func lockFile(_ path: String) throws(StorageError) -> any FileLock
+}
+
+/// An open file. Positioned reads and writes only; there is no file offset to share.
+/// Thread-safe: reads may run concurrently with each other and with writes to other ranges.
+package protocol FileHandle: AnyObject, Sendable {
+    /// The path it was opened with.
+    var path: String { get }
+    /// The file's current size in bytes.
+    func size() throws(StorageError) -> Int
+    /// Reads up to `buffer.count` bytes at `offset`; returns how many were read (fewer only at
+    /// the end of the file).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(StorageError) -> Int
+    /// Writes all of `bytes` at `offset`, extending the file as needed; a short write is
+    /// retried until complete or failed.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StorageError)
+    /// Makes the file's data durable (fsync).
+    func sync() throws(StorageError)
+    /// Sets the file's size, cutting or zero-extending it.
+    func truncate(to size: Int) throws(StorageError)
+    /// Closes the file. Further calls fail with `ioError` (EBADF). Idempotent.
+    func close()
+}
+
+/// A held exclusive lock on a file.
+package protocol FileLock: AnyObject, Sendable {
+    /// Releases the lock. Idempotent.
+    func release()
+}
+
+extension FileHandle {
+    /// Reads `count` bytes at `offset` into a new array (shorter only at the end of the file).
+    package func read(count: Int, at offset: Int) throws(StorageError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let result: Result<Int, StorageError> = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(StorageError) -> Int in try read(into: buffer, at: offset) }
+        }
+        let got = try result.get()
+        if got < count { bytes.removeSubrange(got...) }
+        return bytes
+    }
+
+    /// Writes the array `bytes` at `offset`.
+    package func write(_ bytes: [UInt8], at offset: Int) throws(StorageError) {
+        let result: Result<Void, StorageError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(StorageError) in try write(buffer, at: offset) }
+        }
+        try result.get()
+    }
+}
