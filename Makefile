@@ -5,7 +5,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test bench clean
+.PHONY: all deps build demo test crash bench clean
 
 all: build
 
@@ -23,6 +23,12 @@ demo: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The long crash run: many more SIGKILLs of a writing child process than `make test` makes.
+CRASH_KILLS ?= 3000
+crash: deps
+	$(SWIFT) build --build-tests
+	STOCKPOT_CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
 
 bench: deps
 	$(SWIFT) run -c release stockpot-bench $(BENCH_ARGS)

@@ -32,15 +32,23 @@ let package = Package(
             path: "Sources/StockpotStorage"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["StockpotJSON", "CSQLite"],
+            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "CSQLite"],
             path: "Benchmarks/StockpotBench"),
 
         .testTarget(
             name: "StockpotJSONTests", dependencies: ["StockpotJSON"],
             path: "Tests/StockpotJSONTests"),
         .testTarget(
-            name: "StockpotStorageTests", dependencies: ["StockpotStorage"],
+            name: "StockpotStorageTests",
+            dependencies: ["StockpotStorage", "StorageCrashWorkload", "StorageCrashWriter"],
             path: "Tests/StockpotStorageTests"),
+        // The crash tests' child process and the workload it shares with them.
+        .target(
+            name: "StorageCrashWorkload", dependencies: ["StockpotStorage"],
+            path: "Tests/StorageCrashWorkload"),
+        .executableTarget(
+            name: "StorageCrashWriter", dependencies: ["StockpotStorage", "StorageCrashWorkload"],
+            path: "Tests/StorageCrashWriter"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
             path: "Tests/CLibrariesTests"),

@@ -42,13 +42,16 @@ struct BenchOptions {
     var selfCheck = false
     /// Print the corpus as JSON Lines instead of running workloads.
     var emitCorpus = false
+    /// Input bytes of the store `storage.open` builds; `nil` means the corpus once. Larger
+    /// sizes repeat the corpus under new keys.
+    var openBytes: Int?
 
     static let defaultSeed: UInt64 = 20_261_130
 
     static let usage = """
         USAGE: stockpot-bench [WORKLOAD ...] [--docs N] [--seed S] [--runs R] [--format text|json]
                              [--baseline-json stockpot|foundation]
-                             [--sqlite-sync full|normal|off]
+                             [--sqlite-sync full|normal|off] [--open-bytes N]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
 
         Runs Stockpot benchmarks against their baselines on a generated corpus of ~1 KB
@@ -68,6 +71,8 @@ struct BenchOptions {
                               foundation.
           --sqlite-sync S     PRAGMA synchronous of the SQLite baseline: full (default,
                               as SmartStore), normal or off.
+          --open-bytes N      Input bytes of the store storage.open builds (default: the
+                              corpus once; more repeats the corpus under new keys).
           --list              List workloads and exit.
           --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
                               query them back and report counts.
@@ -87,6 +92,8 @@ struct BenchOptions {
             case "--emit-corpus": options.emitCorpus = true
             case "--docs":
                 options.documentCount = try positiveInteger(after: argument, from: &remaining)
+            case "--open-bytes":
+                options.openBytes = try positiveInteger(after: argument, from: &remaining)
             case "--runs":
                 options.runs = try positiveInteger(after: argument, from: &remaining)
             case "--seed":

@@ -7,6 +7,8 @@ enum BenchUnit: String {
     case megabytesPerSecond = "MB/s"
     /// Operations per second.
     case operationsPerSecond = "ops/s"
+    /// Durable commits per second.
+    case commitsPerSecond = "commits/s"
     /// Microseconds per operation.
     case microsecondsPerOperation = "us/op"
     /// Milliseconds for the whole workload.
@@ -15,7 +17,7 @@ enum BenchUnit: String {
     /// `true` for throughput units, `false` for latency units.
     var higherIsBetter: Bool {
         switch self {
-        case .megabytesPerSecond, .operationsPerSecond: true
+        case .megabytesPerSecond, .operationsPerSecond, .commitsPerSecond: true
         case .microsecondsPerOperation, .milliseconds: false
         }
     }

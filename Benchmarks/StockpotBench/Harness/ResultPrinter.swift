@@ -42,8 +42,8 @@ struct ResultPrinter {
         _ workload: String, _ stockpot: String, _ baseline: String, _ unit: String,
         _ ratio: String, _ baselineName: String
     ) -> String {
-        pad(workload, 18) + leftPad(stockpot, 12) + leftPad(baseline, 12) + "  "
-            + pad(unit, 6) + leftPad(ratio, 9) + "  " + baselineName
+        pad(workload, 21) + leftPad(stockpot, 12) + leftPad(baseline, 12) + "  "
+            + pad(unit, 9) + leftPad(ratio, 9) + "  " + baselineName
     }
 
     /// Three significant decimals at most; finite numbers only (JSON has no NaN).

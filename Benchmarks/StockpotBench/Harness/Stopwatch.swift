@@ -23,6 +23,33 @@ enum Stopwatch {
         return samples.count % 2 == 1 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2
     }
 
+    /// The median of up to `runs` samples of `body`, which does its own setup and returns the
+    /// seconds of just the part it measures (setup and teardown stay outside the figure).
+    /// One untimed warm-up first when `warmUp` is true; fewer runs when they would pass
+    /// ``budgetSeconds`` of measured time.
+    static func medianOfMeasured(
+        runs: Int, warmUp: Bool = true, _ body: () throws -> Double
+    ) rethrows -> Double {
+        var samples = [Double]()
+        var first: Double?
+        if warmUp { first = try body() }
+        while samples.count < runs {
+            let sample = try body()
+            samples.append(sample)
+            let reference = first ?? sample
+            if reference > 0, Double(samples.count + 1) * reference > budgetSeconds { break }
+        }
+        return median(samples)
+    }
+
+    /// The median of `samples` (the mean of the middle two for an even count); 0 when empty.
+    static func median<Sample: BinaryFloatingPoint>(_ samples: [Sample]) -> Sample {
+        guard !samples.isEmpty else { return 0 }
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     /// Seconds in `duration`, as a double.
     static func seconds(_ duration: Duration) -> Double {
         let parts = duration.components

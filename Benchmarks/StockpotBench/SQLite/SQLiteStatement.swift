@@ -59,6 +59,13 @@ final class SQLiteStatement {
         try check(status)
     }
 
+    /// Binds `bytes` as a blob to the parameter at 1-based `index` without copying them
+    /// (`SQLITE_STATIC`): they must stay valid and unchanged until the statement has been
+    /// stepped and reset, or the parameter rebound.
+    func bindBlobWithoutCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), nil))
+    }
+
     /// Binds `values` to parameters 1, 2, ...
     func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {

@@ -8,6 +8,12 @@ enum WorkloadCatalog {
             JSONParseWorkload(),
             JSONWriteWorkload(),
             JSONExtractWorkload(),
+            StoragePutWorkload(),
+            StorageGetWorkload(),
+            StorageCompactWorkload(),
+            StorageOpenWorkload(),
+            StorageCommitWorkload(),
+            StorageGroupCommitWorkload(),
         ]
     }
 

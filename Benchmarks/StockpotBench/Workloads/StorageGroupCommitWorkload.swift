@@ -1,0 +1,85 @@
+// storage.group-commit: durable commits per second (one ~1 KB put per batch, durability
+// .full) with two committer threads at once, against one committer on the same store. The
+// ratio two / one shows how many commits share an fsync. Target: at least 1.7x.
+
+import Dispatch
+import Foundation  // String(format:)
+import StockpotStorage
+import Synchronization
+
+struct StorageGroupCommitWorkload: Workload {
+    let name = "storage.group-commit"
+    let summary = "durable commits/s with 2 committer threads vs 1, durability .full (commits/s)"
+
+    /// Commits each committer makes per round.
+    static let commitsPerCommitter = 250
+    /// Rounds (one committer, then two) at most; each takes a few seconds on a slow fsync.
+    static let maximumRounds = 3
+    static let targetRatio = 1.7
+
+    func run(in context: BenchContext) throws -> BenchResult {
+        let values = context.storageValues
+        let directory = try ScratchDirectory(label: "group-commit")
+        defer { directory.remove() }
+        let engine = try StorageEngine.open(directory: directory.path)  // durability .full
+        defer { try? engine.close() }
+
+        var nextCounter: UInt64 = 1
+        _ = try commitsPerSecond(engine: engine, committers: 1, commits: 20, firstCounter: &nextCounter, values: values)
+        var one = [Double]()
+        var two = [Double]()
+        for _ in 0..<min(context.options.runs, Self.maximumRounds) {
+            one.append(try commitsPerSecond(
+                engine: engine, committers: 1, commits: Self.commitsPerCommitter, firstCounter: &nextCounter, values: values))
+            two.append(try commitsPerSecond(
+                engine: engine, committers: 2, commits: Self.commitsPerCommitter, firstCounter: &nextCounter, values: values))
+        }
+        let single = Stopwatch.median(one)
+        let double = Stopwatch.median(two)
+        return BenchResult(
+            workload: name, unit: .commitsPerSecond, stockpot: double, baseline: single,
+            baselineName: "1 committer",
+            note: StorageTarget.note(">= \(Self.targetRatio)x", met: double / single >= Self.targetRatio)
+                + String(format: "; %d commits per committer per round, %d rounds", Self.commitsPerCommitter, one.count))
+    }
+
+    /// Runs `committers` threads, each making `commits` single-put commits on keys of its own,
+    /// and returns all their commits divided by the wall-clock seconds until the last is done.
+    private func commitsPerSecond(
+        engine: StorageEngine, committers: Int, commits: Int, firstCounter: inout UInt64, values: [[UInt8]]
+    ) throws -> Double {
+        let base = firstCounter
+        firstCounter += UInt64(committers * commits)
+        let failures = FailureList()
+        let seconds = StorageLoad.seconds {
+            DispatchQueue.concurrentPerform(iterations: committers) { committer in
+                let start = base + UInt64(committer * commits)
+                for counter in start..<start + UInt64(commits) {
+                    var batch = WriteBatch()
+                    batch.put(StorageKeys.key(counter), values[Int(counter % UInt64(values.count))])
+                    do {
+                        try engine.write(batch)
+                    } catch {
+                        failures.append("\(error)")
+                        return
+                    }
+                }
+            }
+        }
+        if let failure = failures.first {
+            throw BenchFailure("storage.group-commit: a commit failed: \(failure)")
+        }
+        return Double(committers * commits) / seconds
+    }
+}
+
+/// Errors the committer threads report. `Sendable` through its mutex.
+private final class FailureList: Sendable {
+    private let messages = Mutex<[String]>([])
+
+    func append(_ message: String) {
+        messages.withLock { $0.append(message) }
+    }
+
+    var first: String? { messages.withLock { $0.first } }
+}

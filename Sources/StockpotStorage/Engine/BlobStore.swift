@@ -1,0 +1,57 @@
+// Values over the blob threshold, each in a file of its own (docs/format/blob.md): written
+// and made durable before any record refers to them, read back and verified on demand.
+
+/// Writes and reads blob files in a store directory.
+struct BlobStore {
+    let directory: String
+    let fileSystem: any FileSystem
+
+    func path(_ number: UInt64) -> String {
+        directory + "/" + FileNames.name(.blob, number)
+    }
+
+    /// Writes `value` as blob file `number` by the durability protocol (temporary file, fsync,
+    /// rename, directory fsync) and returns the reference a record stores.
+    func write(_ value: [UInt8], number: UInt64) throws(StorageError) -> BlobReference {
+        let final = path(number)
+        let temporary = FileNames.temporary(final)
+        let reference = BlobReference(
+            fileNumber: number, length: UInt64(value.count), checksum: Checksum.xxh3(value))
+        let header = value.withUnsafeBytes { BlobFormat.header(fileNumber: number, value: $0) }
+        let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
+        defer { handle.close() }
+        try handle.write(header, at: 0)
+        try handle.write(value, at: header.count)
+        try handle.sync()
+        try fileSystem.rename(temporary, to: final)
+        try fileSystem.syncDirectory(directory)
+        return reference
+    }
+
+    /// Reads and verifies the blob `reference` names.
+    func read(_ reference: BlobReference) throws(StorageError) -> [UInt8] {
+        let file = path(reference.fileNumber)
+        let handle: any FileHandle
+        do throws(StorageError) {
+            handle = try fileSystem.openFile(file, mode: .readOnly)
+        } catch where error.code == .notFound {
+            throw .corruption("A blob file that a record refers to is missing.", file: file)
+        }
+        defer { handle.close() }
+        let header = try handle.read(count: BlobFormat.headerSize, at: 0)
+        guard header.count == BlobFormat.headerSize else {
+            throw .corruption("A blob file is shorter than its header.", file: file, offset: 0)
+        }
+        try header.withBytes { (bytes) throws(StorageError) in
+            try BlobFormat.verifyHeader(bytes, expected: reference, file: file)
+        }
+        guard reference.length <= UInt64(Int.max - BlobFormat.headerSize) else {
+            throw .corruption("A blob reference has an impossible length.", file: file, offset: 0)
+        }
+        let value = try handle.read(count: Int(reference.length), at: BlobFormat.headerSize)
+        guard value.count == Int(reference.length), Checksum.xxh3(value) == reference.checksum else {
+            throw .corruption("A blob's value does not match its checksum.", file: file, offset: BlobFormat.headerSize)
+        }
+        return value
+    }
+}

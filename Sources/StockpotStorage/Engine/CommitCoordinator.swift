@@ -1,0 +1,143 @@
+// Group commit: committers whose records are appended wait until an fsync covers them; one
+// of them (the leader) runs the fsync for everyone appended so far, and versions become
+// visible to readers in commit order once durable (docs/durability.md, "Commit a batch").
+
+import Foundation
+
+/// A position in the log: a segment number and a byte offset in it.
+struct LogPosition: Comparable, Sendable {
+    var segment: UInt64
+    var offset: Int
+
+    static func < (lhs: LogPosition, rhs: LogPosition) -> Bool {
+        (lhs.segment, lhs.offset) < (rhs.segment, rhs.offset)
+    }
+}
+
+/// Coordinates fsyncs of the active segment among committers and publishes durable versions.
+/// Thread-safe: all state is behind `condition`.
+final class CommitCoordinator: @unchecked Sendable {  // every field is guarded by `condition`
+    private let condition = NSCondition()
+    private var appended: LogPosition
+    private var durable: LogPosition
+    private var activeHandle: (any FileHandle)?
+    private var syncing = false
+    private var failure: StorageError?
+    private var pending: [(end: LogPosition, version: StorageVersion)] = []
+    private let publish: @Sendable (StorageVersion) -> Void
+
+    init(position: LogPosition, handle: any FileHandle, publish: @escaping @Sendable (StorageVersion) -> Void) {
+        appended = position
+        durable = position
+        activeHandle = handle
+        self.publish = publish
+    }
+
+    /// Records that a batch ending at `end` was appended; `version` becomes visible once it is
+    /// durable. Called by the writer, in commit order.
+    func didAppend(end: LogPosition, version: StorageVersion) {
+        condition.lock()
+        appended = end
+        pending.append((end, version))
+        condition.unlock()
+    }
+
+    /// Records that everything up to `position` is durable (the writer fsynced it itself, at a
+    /// roll or close).
+    func markDurable(through position: LogPosition) {
+        condition.lock()
+        advanceDurable(to: position)
+        condition.unlock()
+    }
+
+    /// Switches to a new active segment that starts at `start`, after the writer fsynced the
+    /// old one through `end`.
+    func didRoll(sealedThrough end: LogPosition, next handle: any FileHandle, start: LogPosition) {
+        condition.lock()
+        advanceDurable(to: end)
+        activeHandle = handle
+        appended = start
+        advanceDurable(to: start)
+        condition.unlock()
+    }
+
+    /// Makes every version appended so far visible without waiting for an fsync (durability
+    /// `.interval` and `.none`).
+    func publishAppended() {
+        condition.lock()
+        if let last = pending.last { publish(last.version) }
+        pending.removeAll()
+        condition.unlock()
+    }
+
+    /// Waits until the batch ending at `end` is durable, leading an fsync when none is running.
+    ///
+    /// - Throws: `poisoned` when an fsync failed; the failure stays for every later caller.
+    func waitUntilDurable(_ end: LogPosition) throws(StorageError) {
+        condition.lock()
+        defer { condition.unlock() }
+        while durable < end {
+            if let failure { throw failure }
+            if syncing {
+                condition.wait()
+                continue
+            }
+            guard let handle = activeHandle else {
+                throw StorageError(.closed, "The store was closed before the batch was durable.")
+            }
+            syncing = true
+            let target = appended
+            condition.unlock()
+            var outcome: StorageError?
+            do throws(StorageError) {
+                try handle.sync()
+            } catch {
+                outcome = error
+            }
+            condition.lock()
+            syncing = false
+            if let outcome {
+                failure = StorageError(
+                    .poisoned, "An fsync failed, so the store refuses writes until it is reopened: \(outcome.message)",
+                    file: outcome.file, errno: outcome.errno)
+            } else {
+                advanceDurable(to: target)
+            }
+            condition.broadcast()
+        }
+        if let failure, durable < end { throw failure }
+    }
+
+    /// Fsyncs the active segment now (for the interval timer), publishing what it covers.
+    func syncNow() throws(StorageError) {
+        condition.lock()
+        let target = appended
+        condition.unlock()
+        try waitUntilDurable(target)
+    }
+
+    /// The first fsync failure, if any.
+    var poison: StorageError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+
+    /// Stops coordinating: later waits fail with `closed`.
+    func detach() {
+        condition.lock()
+        activeHandle = nil
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func advanceDurable(to position: LogPosition) {
+        if position > durable { durable = position }
+        var newest: StorageVersion?
+        while let first = pending.first, first.end <= durable {
+            newest = first.version
+            pending.removeFirst()
+        }
+        if let newest { publish(newest) }
+    }
+}

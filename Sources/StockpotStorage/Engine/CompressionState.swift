@@ -1,0 +1,73 @@
+// Per-key-space LZ4 dictionaries (docs/format/dictionary.md): samples are collected until a
+// space has written enough, then its dictionary is made and every later value of the space is
+// compressed against it.
+
+/// The compression state of one key space.
+struct SpaceCompression: Sendable {
+    var dictionaryID: UInt16 = 0
+    /// The dictionary, prepared once: loading it into LZ4 per record would cost more than
+    /// compressing the record.
+    var dictionary: LZ4Dictionary?
+    /// Recent values, newest last, kept until the dictionary is made.
+    var samples: [[UInt8]] = []
+    var sampleBytes = 0
+    var bytesWithoutDictionary = 0
+}
+
+/// Compression state of every key space.
+struct CompressionState: Sendable {
+    var spaces: [UInt32: SpaceCompression] = [:]
+    var nextDictionaryID: UInt16 = 1
+
+    /// The key space of `key`: its first four bytes, big-endian (0 for shorter keys).
+    static func space(of key: [UInt8]) -> UInt32 {
+        guard key.count >= 4 else { return 0 }
+        return UInt32(key[0]) << 24 | UInt32(key[1]) << 16 | UInt32(key[2]) << 8 | UInt32(key[3])
+    }
+
+    /// Compresses `value` with its space's dictionary; `nil` when it is not worth it.
+    func compress(_ value: [UInt8], space: UInt32, options: StorageOptions) -> (stored: [UInt8], dictionaryID: UInt16)? {
+        guard value.count >= options.minimumCompressedBytes else { return nil }
+        let state = spaces[space]
+        var output: [UInt8] = []
+        let appended = value.withUnsafeBytes { input in
+            if let dictionary = state?.dictionary {
+                return LZ4Codec.compress(input, dictionary: dictionary, appendingTo: &output)
+            }
+            return LZ4Codec.compress(input, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), appendingTo: &output)
+        }
+        guard appended != nil else { return nil }
+        return (output, state?.dictionary == nil ? 0 : state!.dictionaryID)
+    }
+
+    /// Notes a value written to `space`; returns the dictionary content to make when the space
+    /// has written enough without one.
+    mutating func observe(_ value: [UInt8], space: UInt32, options: StorageOptions) -> [UInt8]? {
+        var state = spaces[space, default: SpaceCompression()]
+        defer { spaces[space] = state }
+        guard state.dictionaryID == 0, options.dictionaryBytes > 0 else { return nil }
+        state.bytesWithoutDictionary += value.count
+        state.samples.append(value)
+        state.sampleBytes += value.count
+        while state.samples.count > 1, state.sampleBytes - state.samples[0].count >= options.dictionaryBytes {
+            state.sampleBytes -= state.samples.removeFirst().count
+        }
+        guard state.bytesWithoutDictionary >= options.dictionaryTrainingBytes else { return nil }
+        // Newest samples last: LZ4 prefers matches near the end of its dictionary.
+        var content = Array(state.samples.joined())
+        let limit = min(options.dictionaryBytes, 65_536)
+        if content.count > limit { content.removeFirst(content.count - limit) }
+        return content
+    }
+
+    /// Starts using dictionary `id` for `space`.
+    mutating func install(id: UInt16, dictionary: LZ4Dictionary, space: UInt32) {
+        var state = spaces[space, default: SpaceCompression()]
+        state.dictionaryID = id
+        state.dictionary = dictionary
+        state.samples = []
+        state.sampleBytes = 0
+        spaces[space] = state
+        nextDictionaryID = max(nextDictionaryID, id &+ 1)
+    }
+}

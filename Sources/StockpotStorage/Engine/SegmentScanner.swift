@@ -1,0 +1,90 @@
+// Reading a whole segment at open: every record with its offset, the end of the last complete
+// batch, and the torn-tail rule of docs/format/segment.md ("Reading, corruption and recovery").
+
+/// A record found by a scan.
+struct ScannedRecord: Sendable {
+    var header: RecordHeader
+    var offset: Int
+    var key: [UInt8]
+}
+
+/// What a scan of one segment found.
+struct SegmentScan: Sendable {
+    /// Records of complete batches, in file order.
+    var records: [ScannedRecord]
+    /// The end of the last complete batch: where the next record goes.
+    var validEnd: Int
+    /// Where the unusable tail started and how many bytes it had, when the file had one.
+    var tornTail: (offset: Int, bytes: Int)?
+}
+
+enum SegmentScanner {
+    /// Scans the bytes of segment `file`. A sealed segment (`sealedLength` given) must hold
+    /// exactly complete batches up to that length; an active one may end in a torn tail.
+    ///
+    /// - Throws: `corruption` naming the file and offset of the first bad byte that cannot be
+    ///   a torn tail.
+    static func scan(
+        _ bytes: UnsafeRawBufferPointer, file: String, fileNumber: UInt64, sealedLength: Int?
+    ) throws(StorageError) -> SegmentScan {
+        guard bytes.count >= SegmentFormat.headerSize else {
+            throw .corruption("The segment is shorter than its header.", file: file, offset: 0)
+        }
+        try SegmentFormat.verifyHeader(
+            UnsafeRawBufferPointer(rebasing: bytes[0..<SegmentFormat.headerSize]),
+            fileNumber: fileNumber, file: file)
+        if let sealedLength, sealedLength != bytes.count {
+            throw .corruption(
+                "The sealed segment is \(bytes.count) bytes; the manifest says \(sealedLength).",
+                file: file, offset: min(sealedLength, bytes.count))
+        }
+        var records: [ScannedRecord] = []
+        var completeCount = 0
+        var validEnd = SegmentFormat.headerSize
+        var offset = SegmentFormat.headerSize
+        while offset < bytes.count {
+            switch RecordCodec.decode(bytes, at: offset) {
+            case .record(let header, let keyOffset, _):
+                let key = Array(UnsafeRawBufferPointer(rebasing: bytes[keyOffset..<keyOffset + header.keyLength]))
+                records.append(ScannedRecord(header: header, offset: offset, key: key))
+                offset += header.recordLength
+                if header.flags.contains(.batchEnd) {
+                    completeCount = records.count
+                    validEnd = offset
+                }
+                continue
+            case .zeroLength where sealedLength == nil && isAllZero(bytes, from: offset):
+                break
+            case .zeroLength, .incomplete, .invalid:
+                if sealedLength != nil || hasValidRecord(bytes, after: offset) {
+                    throw .corruption("A record does not verify.", file: file, offset: offset)
+                }
+            }
+            break
+        }
+        if let sealedLength, validEnd != sealedLength {
+            throw .corruption("The sealed segment ends inside a batch.", file: file, offset: validEnd)
+        }
+        records.removeSubrange(completeCount...)
+        let tail = bytes.count - validEnd
+        let zeroTail = tail > 0 && isAllZero(bytes, from: validEnd)
+        return SegmentScan(
+            records: records, validEnd: validEnd,
+            tornTail: tail > 0 && !zeroTail ? (validEnd, tail) : nil)
+    }
+
+    private static func isAllZero(_ bytes: UnsafeRawBufferPointer, from offset: Int) -> Bool {
+        bytes[offset...].allSatisfy { $0 == 0 }
+    }
+
+    /// Whether a valid record starts anywhere after `offset`: if so, the damage at `offset`
+    /// was followed by writes that reached the disk, so it is not a torn tail.
+    private static func hasValidRecord(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> Bool {
+        var candidate = offset + 1
+        while candidate + RecordCodec.overhead <= bytes.count {
+            if case .record = RecordCodec.decode(bytes, at: candidate) { return true }
+            candidate += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,326 @@
+// Opening a store: create it, or recover it from its manifest, segments, hints and snapshot,
+// following docs/durability.md ("Open and recovery").
+
+extension StorageEngine {
+    /// Opens (or creates) the store in `directory` on the real file system.
+    ///
+    /// - Throws: `storeLocked` when another process has it open, `corruption` naming the file
+    ///   and offset when stored bytes do not verify, `ioError` when the file system fails.
+    public static func open(directory: String, options: StorageOptions = StorageOptions()) throws(StorageError) -> StorageEngine {
+        try open(directory: directory, options: options, fileSystem: RealFileSystem())
+    }
+
+    /// Opens (or creates) the store in `directory` on `fileSystem`.
+    package static func open(
+        directory: String, options: StorageOptions, fileSystem: any FileSystem
+    ) throws(StorageError) -> StorageEngine {
+        try fileSystem.createDirectory(directory)
+        let lock = try fileSystem.lockFile(directory + "/" + FileNames.lock)
+        do throws(StorageError) {
+            var opener = StoreOpener(directory: directory, options: options, fileSystem: fileSystem)
+            let (state, recovery) = try opener.run()
+            let version = StorageVersion(
+                keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
+                sequence: state.nextSequence - 1, directory: directory, fileSystem: fileSystem)
+            let engine = StorageEngine(
+                directory: directory, options: options, fileSystem: fileSystem, lock: lock,
+                state: state, version: version, recovery: recovery, report: opener.report)
+            engine.startBackgroundWork()
+            return engine
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+}
+
+/// The steps of one open, with what they found.
+struct StoreOpener {
+    let directory: String
+    let options: StorageOptions
+    let fileSystem: any FileSystem
+    var report = OpenReport()
+    private var keys = KeyDirectory()
+    /// Keys whose newest record is a delete, with that record's sequence.
+    private var deletes: [[UInt8]: UInt64] = [:]
+    private var usage: [UInt64: SegmentUsage] = [:]
+    private var highestSequence: UInt64 = 0
+
+    init(directory: String, options: StorageOptions, fileSystem: any FileSystem) {
+        self.directory = directory
+        self.options = options
+        self.fileSystem = fileSystem
+    }
+
+    private func path(_ name: String) -> String { directory + "/" + name }
+
+    mutating func run() throws(StorageError) -> (WriterState, Recovery) {
+        let names = try fileSystem.listDirectory(directory)
+        guard names.contains(FileNames.manifest) else { return try create(removing: names) }
+        let manifestBytes = try readWhole(FileNames.manifest)
+        let manifest = try manifestBytes.withBytes { (bytes) throws(StorageError) in
+            try Manifest.decode(bytes, file: path(FileNames.manifest))
+        }
+        for name in names where name.hasSuffix(".tmp") { try remove(name) }
+
+        let snapshot = readSnapshot(manifest)
+        var compression = CompressionState()
+        var dictionaries: [UInt16: LZ4Dictionary] = [:]
+        for entry in manifest.dictionaries {
+            let name = FileNames.name(.dictionary, entry.fileNumber)
+            let bytes = try readWhole(name, mustExist: true)
+            let decoded = try bytes.withBytes { (raw) throws(StorageError) in
+                try DictionaryFormat.decode(raw, file: path(name))
+            }
+            guard decoded.id == entry.id, decoded.keySpace == entry.keySpace else {
+                throw .corruption("The dictionary file disagrees with the manifest.", file: path(name), offset: 12)
+            }
+            let dictionary = LZ4Dictionary(decoded.content)
+            dictionaries[entry.id] = dictionary
+            compression.install(id: entry.id, dictionary: dictionary, space: entry.keySpace)
+        }
+
+        var files: [UInt64: SegmentFile] = [:]
+        for sealed in manifest.sealedSegments {
+            files[sealed.number] = try loadSealed(sealed)
+        }
+        let (active, activeEnd, activeHints) = try loadActive(manifest.activeSegment)
+        files[active.number] = active
+
+        try removeOrphans(names: names, manifest: manifest, files: files)
+        let highestFileNumber = names.compactMap { FileNames.parse($0)?.number }.max() ?? 0
+        let covered = snapshot?.coveredSequence ?? 0
+        let deletedAfterSnapshot = snapshot == nil ? [] : deletes.filter { $0.value > covered }.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        report.liveKeys = keys.count
+        var state = WriterState(
+            manifest: manifest,
+            nextFileNumber: max(manifest.nextFileNumber, highestFileNumber + 1),
+            nextSequence: max(highestSequence, covered) + 1,
+            keys: keys, segments: SegmentSet(files), dictionaries: DictionarySet(dictionaries),
+            active: active, activeEnd: activeEnd,
+            activeMinSequence: activeHints.map(\.sequence).min(),
+            activeMaxSequence: activeHints.map(\.sequence).max() ?? 0,
+            activeHints: activeHints, usage: usage, compression: compression)
+        state.snapshotCoveredSequence = covered
+        return (state, Recovery(snapshot: snapshot, deletedAfterSnapshot: deletedAfterSnapshot))
+    }
+
+    // MARK: - A new store
+
+    private mutating func create(removing names: [String]) throws(StorageError) -> (WriterState, Recovery) {
+        for name in names where FileNames.parse(name) != nil || name == FileNames.temporary(FileNames.manifest) {
+            try remove(name)
+        }
+        report.created = true
+        // The store directory itself must survive a power loss: its entry lives in the parent.
+        try fileSystem.syncDirectory(parentDirectory(of: directory))
+        let segmentName = FileNames.name(.segment, 1)
+        let handle = try fileSystem.openFile(path(segmentName), mode: .createOrTruncate)
+        try handle.write(SegmentFormat.header(fileNumber: 1), at: 0)
+        try handle.sync()
+        let manifest = Manifest(
+            generation: 1, nextFileNumber: 2, activeSegment: 1, snapshot: 0, sealedSegments: [],
+            dictionaries: [])
+        try ManifestWriter(directory: directory, fileSystem: fileSystem).write(manifest)
+        let active = SegmentFile(number: 1, path: path(segmentName), handle: handle)
+        let state = WriterState(
+            manifest: manifest, nextFileNumber: 2, nextSequence: 1, keys: KeyDirectory(),
+            segments: SegmentSet([1: active]), dictionaries: DictionarySet([:]), active: active,
+            activeEnd: SegmentFormat.headerSize, activeMinSequence: nil, activeHints: [],
+            usage: [1: SegmentUsage(total: SegmentFormat.headerSize, dead: 0)],
+            compression: CompressionState())
+        return (state, Recovery(snapshot: nil, deletedAfterSnapshot: []))
+    }
+
+    // MARK: - Files
+
+    private func parentDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    private func readWhole(_ name: String, mustExist: Bool = true) throws(StorageError) -> [UInt8] {
+        let handle: any FileHandle
+        do throws(StorageError) {
+            handle = try fileSystem.openFile(path(name), mode: .readOnly)
+        } catch where error.code == .notFound {
+            throw .corruption("A file the store needs is missing.", file: path(name))
+        }
+        defer { handle.close() }
+        return try handle.read(count: try handle.size(), at: 0)
+    }
+
+    private mutating func remove(_ name: String) throws(StorageError) {
+        try fileSystem.removeFile(path(name))
+        report.removedFiles.append(name)
+    }
+
+    private mutating func readSnapshot(_ manifest: Manifest) -> SnapshotFile? {
+        guard manifest.snapshot != 0 else { return nil }
+        let name = FileNames.name(.snapshot, manifest.snapshot)
+        do throws(StorageError) {
+            let bytes = try readWhole(name)
+            return try bytes.withBytes { (raw) throws(StorageError) in
+                try SnapshotFile.decode(raw, file: path(name))
+            }
+        } catch {
+            report.snapshotProblem = error
+            return nil
+        }
+    }
+
+    // MARK: - Segments
+
+    private mutating func loadSealed(_ sealed: SealedSegment) throws(StorageError) -> SegmentFile {
+        let name = FileNames.name(.segment, sealed.number)
+        let handle: any FileHandle
+        do throws(StorageError) {
+            handle = try fileSystem.openFile(path(name), mode: .readOnly)
+        } catch where error.code == .notFound {
+            throw .corruption("A sealed segment named by the manifest is missing.", file: path(name))
+        }
+        let file = SegmentFile(number: sealed.number, path: path(name), handle: handle)
+        let size = try handle.size()
+        guard size == Int(sealed.length) else {
+            throw .corruption(
+                "The sealed segment is \(size) bytes; the manifest says \(sealed.length).",
+                file: path(name), offset: min(size, Int(sealed.length)))
+        }
+        usage[sealed.number, default: SegmentUsage(total: 0, dead: 0)].total += size
+        if let hints = loadHints(sealed) {
+            // The header is checked even when the hints spare the scan.
+            let header = try handle.read(count: SegmentFormat.headerSize, at: 0)
+            try header.withBytes { (bytes) throws(StorageError) in
+                guard bytes.count == SegmentFormat.headerSize else {
+                    throw .corruption("The segment is shorter than its header.", file: path(name), offset: 0)
+                }
+                try SegmentFormat.verifyHeader(bytes, fileNumber: sealed.number, file: path(name))
+            }
+            for entry in hints {
+                apply(entry.key, tag: entry.tag, segment: sealed.number, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
+            }
+            return file
+        }
+        let bytes = try handle.read(count: size, at: 0)
+        report.segmentBytesRead += bytes.count
+        let scan = try bytes.withBytes { (raw) throws(StorageError) in
+            try SegmentScanner.scan(raw, file: path(name), fileNumber: sealed.number, sealedLength: Int(sealed.length))
+        }
+        for record in scan.records {
+            apply(record.key, tag: record.header.tag, segment: sealed.number, offset: record.offset, length: record.header.recordLength, sequence: record.header.sequence)
+        }
+        return file
+    }
+
+    private mutating func loadHints(_ sealed: SealedSegment) -> [HintEntry]? {
+        let name = FileNames.name(.hint, sealed.number)
+        guard fileSystem.fileExists(path(name)) else { return nil }
+        do throws(StorageError) {
+            let bytes = try readWhole(name)
+            report.segmentBytesRead += bytes.count
+            return try bytes.withBytes { (raw) throws(StorageError) in
+                try HintFormat.decode(raw, segmentNumber: sealed.number, segmentLength: sealed.length, file: path(name))
+            }
+        } catch {
+            report.hintProblems.append(error)
+            return nil
+        }
+    }
+
+    private mutating func loadActive(_ number: UInt64) throws(StorageError) -> (SegmentFile, Int, [HintEntry]) {
+        let name = FileNames.name(.segment, number)
+        let handle: any FileHandle
+        do throws(StorageError) {
+            handle = try fileSystem.openFile(path(name), mode: .readWrite)
+        } catch where error.code == .notFound {
+            throw .corruption("The active segment named by the manifest is missing.", file: path(name))
+        }
+        let file = SegmentFile(number: number, path: path(name), handle: handle)
+        let bytes = try handle.read(count: try handle.size(), at: 0)
+        report.segmentBytesRead += bytes.count
+        let scan = try bytes.withBytes { (raw) throws(StorageError) in
+            try SegmentScanner.scan(raw, file: path(name), fileNumber: number, sealedLength: nil)
+        }
+        if let torn = scan.tornTail {
+            report.tornTail = (path(name), torn.offset, torn.bytes)
+        }
+        if bytes.count > scan.validEnd {
+            try handle.truncate(to: scan.validEnd)
+            try handle.sync()
+        }
+        usage[number, default: SegmentUsage(total: 0, dead: 0)].total += scan.validEnd
+        var hints: [HintEntry] = []
+        hints.reserveCapacity(scan.records.count)
+        for record in scan.records {
+            let header = record.header
+            apply(record.key, tag: header.tag, segment: number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
+            hints.append(HintEntry(
+                tag: header.tag, flags: header.flags, key: record.key, offset: record.offset,
+                recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength))
+        }
+        return (file, scan.validEnd, hints)
+    }
+
+    /// Applies one record: the newest record of each key (by sequence) wins, whatever order the
+    /// segments are read in.
+    private mutating func apply(_ key: [UInt8], tag: RecordTag, segment: UInt64, offset: Int, length: Int, sequence: UInt64) {
+        highestSequence = max(highestSequence, sequence)
+        let location = KeyLocation(
+            segment: UInt32(truncatingIfNeeded: segment), offset: UInt32(truncatingIfNeeded: offset),
+            length: UInt32(truncatingIfNeeded: length), sequence: sequence, kind: tag.rawValue)
+        let existing = keys.location(for: key)
+        let newestOther = max(existing?.sequence ?? 0, deletes[key] ?? 0)
+        guard sequence > newestOther else {
+            markDead(segment, length)
+            return
+        }
+        if let existing { markDead(UInt64(existing.segment), Int(existing.length)) }
+        if tag == .delete {
+            keys.removeLocation(for: key)
+            deletes[key] = sequence
+            markDead(segment, length)  // a delete record is never needed to read a value
+        } else {
+            deletes[key] = nil
+            keys.setLocation(location, for: key)
+        }
+    }
+
+    private mutating func markDead(_ segment: UInt64, _ length: Int) {
+        usage[segment, default: SegmentUsage(total: 0, dead: 0)].dead += length
+    }
+
+    // MARK: - Orphans
+
+    /// Removes numbered files the manifest does not name and no live record refers to.
+    private mutating func removeOrphans(names: [String], manifest: Manifest, files: [UInt64: SegmentFile]) throws(StorageError) {
+        let sealed = Set(manifest.sealedSegments.map(\.number))
+        let dictionaryFiles = Set(manifest.dictionaries.map(\.fileNumber))
+        var liveBlobs = Set<UInt64>()
+        var blobLocations: [KeyLocation] = []
+        keys.forEach { _, location in
+            if location.kind == RecordTag.putBlob.rawValue { blobLocations.append(location) }
+            return true
+        }
+        for location in blobLocations {
+            guard let file = files[UInt64(location.segment)] else { continue }
+            let (_, _, stored) = try file.readRecord(at: Int(location.offset), length: Int(location.length))
+            if let reference = stored.withUnsafeBytes({ BlobReference(decoding: $0) }) {
+                liveBlobs.insert(reference.fileNumber)
+            }
+        }
+        for name in names {
+            guard let parsed = FileNames.parse(name), !parsed.temporary else { continue }
+            let keep: Bool
+            switch parsed.kind {
+            case .segment: keep = sealed.contains(parsed.number) || parsed.number == manifest.activeSegment
+            case .hint: keep = sealed.contains(parsed.number)
+            case .dictionary: keep = dictionaryFiles.contains(parsed.number)
+            case .snapshot: keep = parsed.number == manifest.snapshot
+            case .blob: keep = liveBlobs.contains(parsed.number)
+            }
+            if !keep { try remove(name) }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+// Committing a batch: encode its records, append them to the active segment in one write,
+// update the working key directory, then wait for group commit (docs/durability.md).
+
+extension StorageEngine {
+    /// The longest key, in bytes.
+    public static let maximumKeyLength = 65_535
+    /// The most bytes one batch may encode to (values over the blob threshold count 24 bytes).
+    public static let maximumBatchBytes = 1 << 30
+
+    /// Commits `batch` atomically and returns the sequence number of its last record (0 when
+    /// the batch changed nothing). With ``Durability/full`` it returns once the batch is
+    /// durable; it is then visible to every view taken afterwards.
+    ///
+    /// - Throws: `invalidArgument` for an empty or over-long key; `poisoned` after an earlier
+    ///   write or fsync failed; `closed`; `ioError`. A batch that throws wrote nothing that a
+    ///   reader or a reopen will see.
+    @discardableResult
+    public func write(_ batch: WriteBatch) throws(StorageError) -> UInt64 {
+        for operation in batch.operations {
+            let key = operation.key
+            guard !key.isEmpty, key.count <= Self.maximumKeyLength else {
+                throw StorageError(.invalidArgument, "A key must be 1 to \(Self.maximumKeyLength) bytes; this one is \(key.count).")
+            }
+        }
+        let appended = try writer.withLock { (state) throws(StorageError) -> AppendedBatch? in
+            try append(batch, state: &state)
+        }
+        guard let appended else { return 0 }
+        switch options.durability {
+        case .full:
+            try commits.waitUntilDurable(appended.end)
+            // The batch is durable, so no durable record needs these blobs; readers of the
+            // version before it may still read them.
+            removeWhenReleased(appended.supersededBlobs, after: appended.previous)
+        case .interval, .none:
+            commits.publishAppended()
+            // Not durable yet: the blobs wait for the next fsync the writer makes itself.
+            writer.withLock { $0.blobsAwaitingSync += appended.supersededBlobs }
+        }
+        background.noteWrite(engine: self)
+        return appended.lastSequence
+    }
+}
+
+/// What the writer appended for one batch.
+struct AppendedBatch {
+    var end: LogPosition
+    var lastSequence: UInt64
+    /// The version readers saw before the batch.
+    var previous: StorageVersion
+    /// Blob files that the batch's records superseded.
+    var supersededBlobs: [UInt64]
+}
+
+/// One record of a batch before it is encoded.
+struct PendingRecord {
+    var key: [UInt8]
+    var header: RecordHeader
+    var stored: [UInt8]
+}
+
+extension StorageEngine {
+    /// Appends the batch's records under the writer lock; `nil` when it changes nothing.
+    func append(_ batch: WriteBatch, state: inout WriterState) throws(StorageError) -> AppendedBatch? {
+        try checkWritable(state)
+        if state.activeEnd >= options.segmentRollBytes {
+            try roll(&state)
+        }
+        let records = try makeRecords(batch, state: &state)
+        guard !records.isEmpty else { return nil }
+        // Everything that can fail is done before the append: once the records are in the
+        // log, only a failed write (which poisons) may stop the batch.
+        let supersededBlobs = try blobsSuperseded(by: records, state: state)
+        let previous = current.version
+        let batchBytes = records.reduce(0) { $0 + $1.header.recordLength }
+        guard batchBytes <= Self.maximumBatchBytes else {
+            throw StorageError(
+                .limitExceeded,
+                "A batch encodes to \(batchBytes) bytes; the limit is \(Self.maximumBatchBytes). Split it, or lower the blob threshold.")
+        }
+        // Offsets in a segment are 32-bit (hint files, key directory).
+        if state.activeEnd + batchBytes > Int(UInt32.max) {
+            try roll(&state)
+        }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(batchBytes)
+        var offsets: [Int] = []
+        for record in records {
+            offsets.append(state.activeEnd + encoded.count)
+            record.key.withUnsafeBytes { key in
+                record.stored.withUnsafeBytes { stored in
+                    RecordCodec.append(record.header, key: key, storedValue: stored, to: &encoded)
+                }
+            }
+        }
+        do throws(StorageError) {
+            try state.active.handle.write(encoded, at: state.activeEnd)
+        } catch {
+            throw poison(&state, error, doing: "A write to the log")
+        }
+        for (record, offset) in zip(records, offsets) {
+            applyAppended(record, at: offset, state: &state)
+        }
+        state.activeEnd += encoded.count
+        state.usage[state.active.number, default: SegmentUsage(total: 0, dead: 0)].total += encoded.count
+        state.bytesSinceSnapshot += encoded.count
+        let lastSequence = records[records.count - 1].header.sequence
+        state.activeMinSequence = state.activeMinSequence ?? records[0].header.sequence
+        state.activeMaxSequence = lastSequence
+        state.nextSequence = lastSequence + 1
+        let version = StorageVersion(
+            keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
+            sequence: lastSequence, directory: directory, fileSystem: fileSystem)
+        let end = LogPosition(segment: state.active.number, offset: state.activeEnd)
+        commits.didAppend(end: end, version: version)
+        return AppendedBatch(end: end, lastSequence: lastSequence, previous: previous, supersededBlobs: supersededBlobs)
+    }
+
+    /// The batch's records, sequence numbers assigned and the last one marked as the batch end.
+    /// Deletes of keys without a value are dropped; large values go to blob files first.
+    private func makeRecords(_ batch: WriteBatch, state: inout WriterState) throws(StorageError) -> [PendingRecord] {
+        var records: [PendingRecord] = []
+        var sequence = state.nextSequence
+        var hasValueInBatch: [[UInt8]: Bool] = [:]
+        for operation in batch.operations {
+            switch operation {
+            case .put(let key, let value):
+                let (header, stored) = try encodeValue(value, key: key, sequence: sequence, state: &state)
+                records.append(PendingRecord(key: key, header: header, stored: stored))
+                hasValueInBatch[key] = true
+            case .delete(let key):
+                let hasValue = hasValueInBatch[key] ?? (state.keys.location(for: key) != nil)
+                guard hasValue else { continue }
+                let header = RecordHeader(
+                    tag: .delete, flags: [], dictionaryID: 0, sequence: sequence,
+                    keyLength: key.count, storedLength: 0, originalLength: 0)
+                records.append(PendingRecord(key: key, header: header, stored: []))
+                hasValueInBatch[key] = false
+            }
+            sequence += 1
+        }
+        if !records.isEmpty {
+            records[records.count - 1].header.flags.insert(.batchEnd)
+        }
+        return records
+    }
+
+    /// The header and stored bytes of a put: a blob reference, a compressed value or the value.
+    private func encodeValue(
+        _ value: [UInt8], key: [UInt8], sequence: UInt64, state: inout WriterState
+    ) throws(StorageError) -> (RecordHeader, [UInt8]) {
+        if value.count > options.blobThreshold {
+            let number = state.allocateFileNumber()
+            let reference = try BlobStore(directory: directory, fileSystem: fileSystem).write(value, number: number)
+            let stored = reference.encoded()
+            return (RecordHeader(
+                tag: .putBlob, flags: [], dictionaryID: 0, sequence: sequence, keyLength: key.count,
+                storedLength: stored.count, originalLength: stored.count), stored)
+        }
+        let space = CompressionState.space(of: key)
+        if let content = state.compression.observe(value, space: space, options: options) {
+            try installDictionary(content, space: space, state: &state)
+        }
+        if let (stored, dictionaryID) = state.compression.compress(value, space: space, options: options) {
+            return (RecordHeader(
+                tag: .put, flags: .compressed, dictionaryID: dictionaryID, sequence: sequence,
+                keyLength: key.count, storedLength: stored.count, originalLength: value.count), stored)
+        }
+        return (RecordHeader(
+            tag: .put, flags: [], dictionaryID: 0, sequence: sequence, keyLength: key.count,
+            storedLength: value.count, originalLength: value.count), value)
+    }
+
+    /// Points the working key directory at an appended record, counting what it supersedes as
+    /// dead, and notes it for the segment's hint file.
+    private func applyAppended(_ record: PendingRecord, at offset: Int, state: inout WriterState) {
+        let header = record.header
+        let location = KeyLocation(
+            segment: UInt32(truncatingIfNeeded: state.active.number), offset: UInt32(truncatingIfNeeded: offset),
+            length: UInt32(header.recordLength), sequence: header.sequence, kind: header.tag.rawValue)
+        let previous: KeyLocation?
+        if header.tag == .delete {
+            previous = state.keys.removeLocation(for: record.key)
+            state.markDead(location)
+        } else {
+            previous = state.keys.setLocation(location, for: record.key)
+        }
+        if let previous { state.markDead(previous) }
+        state.activeHints.append(HintEntry(
+            tag: header.tag, flags: header.flags, key: record.key, offset: offset,
+            recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength))
+    }
+
+    /// The blob files that no key will refer to once `records` are applied: those of the keys'
+    /// current put-blob records, and those written by this batch and overwritten in it.
+    private func blobsSuperseded(by records: [PendingRecord], state: borrowing WriterState) throws(StorageError) -> [UInt64] {
+        var superseded: [UInt64] = []
+        var newestBlob: [[UInt8]: UInt64] = [:]
+        var seen = Set<[UInt8]>()
+        for record in records {
+            if seen.insert(record.key).inserted, let location = state.keys.location(for: record.key),
+                location.kind == RecordTag.putBlob.rawValue
+            {
+                superseded.append(try blobNumber(at: location, state: state))
+            }
+            if let earlier = newestBlob.removeValue(forKey: record.key) { superseded.append(earlier) }
+            if record.header.tag == .putBlob, let reference = record.stored.withUnsafeBytes({ BlobReference(decoding: $0) }) {
+                newestBlob[record.key] = reference.fileNumber
+            }
+        }
+        return superseded
+    }
+
+    /// The blob file a put-blob record refers to.
+    private func blobNumber(at location: KeyLocation, state: borrowing WriterState) throws(StorageError) -> UInt64 {
+        guard let file = state.segments.files[UInt64(location.segment)] else {
+            throw .corruption("A put-blob record's segment is not open.", file: FileNames.name(.segment, UInt64(location.segment)))
+        }
+        let (_, _, stored) = try file.readRecord(at: Int(location.offset), length: Int(location.length))
+        guard let reference = stored.withUnsafeBytes({ BlobReference(decoding: $0) }) else {
+            throw .corruption("A blob reference does not decode.", file: file.path, offset: Int(location.offset))
+        }
+        return reference.fileNumber
+    }
+
+    /// Removes blob files once `version` (and so every reader that could see them) is gone.
+    func removeWhenReleased(_ blobs: [UInt64], after version: StorageVersion) {
+        guard !blobs.isEmpty else { return }
+        let store = BlobStore(directory: directory, fileSystem: fileSystem)
+        version.holdUntilReleased(DeferredRemoval(fileSystem: fileSystem, paths: blobs.map { store.path($0) }))
+    }
+
+    /// Fails when the store cannot take writes.
+    func checkWritable(_ state: borrowing WriterState) throws(StorageError) {
+        if state.closed { throw StorageError(.closed, "The store is closed.") }
+        if let poisoned = state.poisoned { throw poisoned }
+        if let poisoned = commits.poison { throw poisoned }
+    }
+
+    /// Records a failed write or fsync: the store takes no more writes until reopened.
+    func poison(_ state: inout WriterState, _ error: StorageError, doing what: String) -> StorageError {
+        let poisoned = StorageError(
+            .poisoned, "\(what) failed, so the store refuses writes until it is reopened: \(error.message)",
+            file: error.file, errno: error.errno)
+        state.poisoned = poisoned
+        return poisoned
+    }
+}

@@ -1,0 +1,100 @@
+// The storage engine: an append-only log of checksummed records in segment files, an
+// in-memory key directory, blob files, compaction and snapshots. It knows bytes and keys,
+// not JSON or soups. The durability protocol it follows is docs/durability.md.
+
+import Synchronization
+
+/// An open store directory: one writer at a time, any number of readers.
+///
+/// Writes go through ``write(_:)`` (a ``WriteBatch``, atomic). Reads go through a
+/// ``StorageView`` from ``view()``, a consistent state that never waits for a commit's fsync
+/// or a compaction. Thread-safe: every method may be called from any thread.
+public final class StorageEngine: Sendable {
+    /// The store directory.
+    public let directory: String
+    /// The options it was opened with.
+    public let options: StorageOptions
+    /// What opening found and did (torn tail cut, orphans removed, snapshot problems).
+    public let openReport: OpenReport
+
+    let fileSystem: any FileSystem
+    let lock: any FileLock
+    let writer: Mutex<WriterState>
+    let current: PublishedVersion
+    let commits: CommitCoordinator
+    let recovery: Mutex<Recovery?>
+    let background: BackgroundWork
+    /// Held while a compaction runs: one at a time.
+    let compactionGate = Mutex(())
+
+    init(
+        directory: String, options: StorageOptions, fileSystem: any FileSystem, lock: any FileLock,
+        state: consuming WriterState, version: StorageVersion, recovery: Recovery, report: OpenReport
+    ) {
+        self.directory = directory
+        self.options = options
+        self.fileSystem = fileSystem
+        self.lock = lock
+        self.openReport = report
+        let current = PublishedVersion(version)
+        self.current = current
+        self.commits = CommitCoordinator(
+            position: LogPosition(segment: state.active.number, offset: state.activeEnd),
+            handle: state.active.handle,
+            publish: { version in current.publish(version) })
+        self.writer = Mutex(state)
+        self.recovery = Mutex(recovery)
+        self.background = BackgroundWork()
+    }
+
+    /// A consistent view of the store as of the newest visible commit.
+    public func view() -> StorageView {
+        StorageView(version: current.version)
+    }
+
+    /// The value at `key` as of the newest visible commit, or `nil`.
+    public func value(for key: [UInt8]) throws(StorageError) -> [UInt8]? {
+        try view().value(for: key)
+    }
+}
+
+/// The version readers get: replaced whole when a batch becomes visible.
+final class PublishedVersion: Sendable {
+    private let slot: Mutex<StorageVersion>
+
+    init(_ version: StorageVersion) {
+        slot = Mutex(version)
+    }
+
+    var version: StorageVersion { slot.withLock { $0 } }
+
+    func publish(_ version: StorageVersion) {
+        slot.withLock { $0 = version }
+    }
+}
+
+/// What opening a store found and did.
+public struct OpenReport: Sendable {
+    /// Whether the directory held no store and one was created.
+    public var created = false
+    /// The torn tail cut off the active segment: its file, where it started, and its length.
+    public var tornTail: (file: String, offset: Int, bytes: Int)?
+    /// Files removed as leftovers of a crash (unreferenced blobs, unfinished files).
+    public var removedFiles: [String] = []
+    /// Why the snapshot could not be used, when it could not (a full replay follows).
+    public var snapshotProblem: StorageError?
+    /// Hint files that could not be used (their segments were scanned instead).
+    public var hintProblems: [StorageError] = []
+    /// Live keys and records read.
+    public var liveKeys = 0
+    /// Bytes of segment data read to build the key directory.
+    public var segmentBytesRead = 0
+}
+
+/// The snapshot found at open and the changes to replay after it, handed to the upper layer
+/// once by ``StorageEngine/recover(_:)``.
+struct Recovery: Sendable {
+    var snapshot: SnapshotFile?
+    /// Keys deleted after the snapshot's sequence (empty for a full replay), ascending.
+    var deletedAfterSnapshot: [[UInt8]]
+}

@@ -1,0 +1,40 @@
+// What a store can be tuned with: durability, file sizes, compaction, snapshots, compression.
+
+/// When a committed batch reaches the disk.
+public enum Durability: Sendable, Hashable {
+    /// `write` returns after the batch is fsynced; batches committed together share one fsync.
+    /// Survives power loss. The default.
+    case full
+    /// `write` returns at once; a background fsync runs every `milliseconds`. Survives a killed
+    /// process; power loss may take the last interval's batches (never part of one).
+    case interval(milliseconds: Int)
+    /// No fsync until close, segment roll, snapshot or compaction. For bulk loads and
+    /// benchmarks.
+    case none
+}
+
+/// Options of a storage engine; every value has a default.
+public struct StorageOptions: Sendable, Hashable {
+    /// When a committed batch reaches the disk.
+    public var durability: Durability = .full
+    /// Values longer than this many bytes go to blob files.
+    public var blobThreshold: Int = 1 << 20
+    /// The active segment is sealed once it grows past this many bytes.
+    public var segmentRollBytes: Int = 64 << 20
+    /// A sealed segment becomes a compaction candidate when at least this share of it is dead.
+    public var compactionDeadShare: Double = 0.5
+    /// Compaction runs in the background until dead bytes are at most this share of all
+    /// segment bytes.
+    public var maxDeadShare: Double = 0.5
+    /// Whether compaction runs by itself in the background (it also runs on request).
+    public var backgroundCompaction: Bool = true
+    /// A key space gets a compression dictionary after this many bytes of its values.
+    public var dictionaryTrainingBytes: Int = 256 << 10
+    /// Size of a compression dictionary (at most 64 KiB, LZ4's window).
+    public var dictionaryBytes: Int = 64 << 10
+    /// Values shorter than this are stored uncompressed.
+    public var minimumCompressedBytes: Int = 64
+
+    /// The defaults.
+    public init() {}
+}

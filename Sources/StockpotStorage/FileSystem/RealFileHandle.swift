@@ -1,0 +1,108 @@
+// An open POSIX file: positioned reads and writes (pread/pwrite loops that retry EINTR and
+// continue short transfers), fsync, ftruncate and fstat, each wrapped once.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A file opened by ``RealFileSystem``.
+///
+/// Thread-safe: reads and writes may run concurrently (they carry their own offsets).
+/// `close` must not race with other calls on the same handle (the descriptor number could be
+/// reused); after `close` every call fails with `ioError` (EBADF).
+package final class RealFileHandle: FileHandle {
+    /// The path it was opened with.
+    package let path: String
+    private let descriptor: Atomic<Int32>
+    private let writable: Bool
+
+    init(path: String, descriptor: Int32, writable: Bool) {
+        self.path = path
+        self.descriptor = Atomic(descriptor)
+        self.writable = writable
+    }
+
+    deinit { close() }
+
+    /// The open descriptor, or -1 once closed; for tests and diagnostics.
+    package var fileDescriptor: Int32 { descriptor.load(ordering: .acquiring) }
+
+    private func openDescriptor(_ operation: String) throws(StorageError) -> Int32 {
+        let fd = fileDescriptor
+        if fd < 0 { throw .systemCall(operation, path: path, errno: EBADF) }
+        return fd
+    }
+
+    /// The size from `fstat(2)`.
+    package func size() throws(StorageError) -> Int {
+        let fd = try openDescriptor("stat")
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw .systemCall("stat", path: path, errno: Glibc.errno) }
+        return Int(info.st_size)
+    }
+
+    /// `pread(2)` until `buffer` is full or the file ends.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(StorageError)
+        -> Int
+    {
+        let fd = try openDescriptor("read")
+        var done = 0
+        while done < buffer.count {
+            let got = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if got > 0 {
+                done += got
+            } else if got == 0 {
+                break
+            } else if Glibc.errno != EINTR {
+                throw StorageError.systemCall(
+                    "read at byte \(offset + done) of", path: path, errno: Glibc.errno)
+            }
+        }
+        return done
+    }
+
+    /// `pwrite(2)` until every byte is written; short writes continue, EINTR retries.
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StorageError) {
+        let fd = try openDescriptor("write to")
+        var done = 0
+        while done < bytes.count {
+            let put = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if put > 0 {
+                done += put
+            } else if put == 0 {
+                // A regular file never accepts zero bytes without an error; do not spin.
+                throw StorageError.systemCall(
+                    "write at byte \(offset + done) of", path: path, errno: EIO)
+            } else if Glibc.errno != EINTR {
+                throw StorageError.systemCall(
+                    "write at byte \(offset + done) of", path: path, errno: Glibc.errno)
+            }
+        }
+    }
+
+    /// `fsync(2)`; retried only on EINTR (after any other failure the content is unknown).
+    package func sync() throws(StorageError) {
+        let fd = try openDescriptor("fsync")
+        while fsync(fd) != 0 {
+            if Glibc.errno != EINTR { throw .systemCall("fsync", path: path, errno: Glibc.errno) }
+        }
+    }
+
+    /// `ftruncate(2)` to `size` bytes.
+    package func truncate(to size: Int) throws(StorageError) {
+        let fd = try openDescriptor("truncate")
+        // ftruncate on a read-only descriptor reports EINVAL; say EBADF, as a write would.
+        if !writable { throw .systemCall("truncate", path: path, errno: EBADF) }
+        while ftruncate(fd, off_t(size)) != 0 {
+            if Glibc.errno != EINTR {
+                throw .systemCall("truncate to \(size) bytes", path: path, errno: Glibc.errno)
+            }
+        }
+    }
+
+    /// `close(2)`, once; never retried (on Linux the descriptor is gone even on EINTR).
+    package func close() {
+        let fd = descriptor.exchange(-1, ordering: .acquiringAndReleasing)
+        if fd >= 0 { _ = Glibc.close(fd) }
+    }
+}

@@ -1,0 +1,166 @@
+// Encodes and decodes a hint file: one entry per record of a sealed segment, without values.
+// Format: docs/format/hint.md.
+
+/// One record of a sealed segment, as its hint file lists it.
+package struct HintEntry: Sendable, Equatable {
+    /// The record's tag.
+    package var tag: RecordTag
+    /// The record's flags.
+    package var flags: RecordFlags
+    /// The record's key, 1 ... 65,535 bytes.
+    package var key: [UInt8]
+    /// The record's offset in the segment.
+    package var offset: Int
+    /// The record's length, `36 + K + V`.
+    package var recordLength: Int
+    /// The record's sequence number.
+    package var sequence: UInt64
+    /// The value's length before compression.
+    package var originalLength: Int
+
+    /// Creates an entry.
+    package init(
+        tag: RecordTag, flags: RecordFlags, key: [UInt8], offset: Int, recordLength: Int,
+        sequence: UInt64, originalLength: Int
+    ) {
+        self.tag = tag
+        self.flags = flags
+        self.key = key
+        self.offset = offset
+        self.recordLength = recordLength
+        self.sequence = sequence
+        self.originalLength = originalLength
+    }
+}
+
+/// The hint file codec. Stateless; safe from any thread.
+package enum HintFormat {
+    /// The size of the header.
+    package static let headerSize = 32
+    /// The size of an entry without its key.
+    package static let entryFixedSize = 24
+    /// The size of the trailer: entry count and checksum.
+    package static let trailerSize = 16
+
+    /// Returns the hint file for segment `segmentNumber` of `segmentLength` bytes.
+    ///
+    /// - Precondition: the entries tile the segment as `decode` requires (in offset order from
+    ///   byte 32 to `segmentLength`, the last ending a batch, each with a valid record shape).
+    ///   A violation is a programmer error, checked by decoding the result.
+    /// - Complexity: O(total key bytes).
+    package static func encode(segmentNumber: UInt64, segmentLength: UInt64, entries: [HintEntry]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(
+            headerSize + trailerSize + entries.reduce(0) { $0 + entryFixedSize + $1.key.count })
+        FormatHeader.appendMagicAndVersion(FormatHeader.hintMagic, to: &output)
+        output.appendUInt32LE(0)
+        output.appendUInt64LE(segmentNumber)
+        output.appendUInt64LE(segmentLength)
+        for entry in entries {
+            precondition(
+                entry.key.count <= RecordCodec.maximumKeyLength && entry.offset >= 0
+                    && entry.offset <= Int(UInt32.max) && entry.recordLength >= 0
+                    && entry.recordLength <= Int(UInt32.max) && entry.originalLength >= 0
+                    && entry.originalLength <= Int(UInt32.max),
+                "A hint entry's fields do not fit their sizes.")
+            output.appendUInt8(entry.tag.rawValue)
+            output.appendUInt8(entry.flags.rawValue)
+            output.appendUInt16LE(UInt16(entry.key.count))
+            output.appendUInt32LE(UInt32(entry.offset))
+            output.appendUInt32LE(UInt32(entry.recordLength))
+            output.appendUInt64LE(entry.sequence)
+            output.appendUInt32LE(UInt32(entry.originalLength))
+            output.append(contentsOf: entry.key)
+        }
+        output.appendUInt64LE(UInt64(entries.count))
+        output.appendUInt64LE(Checksum.xxh3(output))
+        do {
+            _ = try output.withUnsafeBytes { bytes throws(StorageError) in
+                try decode(bytes, segmentNumber: segmentNumber, segmentLength: segmentLength, file: "hint")
+            }
+        } catch {
+            preconditionFailure("Writing an invalid hint file: \(error)")
+        }
+        return output
+    }
+
+    /// Decodes and checks the hint file of segment `segmentNumber`, whose length the manifest
+    /// says is `segmentLength`.
+    ///
+    /// - Throws: `corruption` naming `file` and the offset of the first bad field: length,
+    ///   checksum, magic, version, flags, a segment number or length that differs, an entry
+    ///   count that differs, or an entry that breaks hint.md's rules.
+    /// - Complexity: O(file length).
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, segmentNumber: UInt64, segmentLength: UInt64, file: String
+    ) throws(StorageError) -> [HintEntry] {
+        try FormatHeader.verifyMagicAndVersion(
+            bytes, magic: FormatHeader.hintMagic, minimumLength: headerSize + trailerSize,
+            what: "hint file", file: file)
+        let trailer = bytes.count - trailerSize
+        try FormatHeader.verifyChecksum(
+            bytes, covering: 0..<(bytes.count - 8), storedAt: bytes.count - 8, what: "hint file",
+            file: file)
+        let flags = bytes.getUInt32LE(at: 12) ?? 0
+        try FormatHeader.require(flags == 0, "The hint file sets unknown flags \(flags).", file: file, offset: 12)
+        let number = bytes.getUInt64LE(at: 16) ?? 0
+        try FormatHeader.require(
+            number == segmentNumber, "The hint file describes segment \(number), not \(segmentNumber).",
+            file: file, offset: 16)
+        let length = bytes.getUInt64LE(at: 24) ?? 0
+        try FormatHeader.require(
+            length == segmentLength,
+            "The hint file describes a segment of \(length) bytes; the manifest says \(segmentLength).",
+            file: file, offset: 24)
+        var entries: [HintEntry] = []
+        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[0..<trailer]), offset: headerSize)
+        var expectedOffset = SegmentFormat.headerSize
+        while !reader.isAtEnd {
+            let at = reader.offset
+            guard let rawTag = reader.readUInt8(), let rawFlags = reader.readUInt8(),
+                let keyLength = reader.readUInt16LE().map(Int.init),
+                let offset = reader.readUInt32LE().map(Int.init),
+                let recordLength = reader.readUInt32LE().map(Int.init),
+                let sequence = reader.readUInt64LE(),
+                let originalLength = reader.readUInt32LE().map(Int.init),
+                let key = reader.readBytes(keyLength)
+            else {
+                throw .corruption("A hint entry runs past the trailer.", file: file, offset: at)
+            }
+            guard let tag = RecordTag(rawValue: rawTag) else {
+                throw .corruption("A hint entry has unknown tag \(rawTag).", file: file, offset: at)
+            }
+            let flags = RecordFlags(rawValue: rawFlags)
+            if let problem = RecordHeader.shapeProblem(
+                tag: tag, flags: flags, dictionaryID: nil, keyLength: keyLength,
+                storedLength: recordLength - RecordCodec.overhead - keyLength,
+                originalLength: originalLength)
+            {
+                throw .corruption(problem, file: file, offset: at)
+            }
+            try FormatHeader.require(
+                offset == expectedOffset,
+                "A hint entry is at segment offset \(offset); the previous record ends at \(expectedOffset).",
+                file: file, offset: at + 4)
+            expectedOffset += recordLength
+            entries.append(
+                HintEntry(
+                    tag: tag, flags: flags, key: Array(key), offset: offset,
+                    recordLength: recordLength, sequence: sequence, originalLength: originalLength))
+        }
+        let count = bytes.getUInt64LE(at: trailer) ?? 0
+        try FormatHeader.require(
+            count == UInt64(entries.count),
+            "The hint trailer counts \(count) entries; the file holds \(entries.count).",
+            file: file, offset: trailer)
+        try FormatHeader.require(
+            UInt64(expectedOffset) == segmentLength,
+            "The hint entries end at segment offset \(expectedOffset), not at its length \(segmentLength).",
+            file: file, offset: trailer)
+        try FormatHeader.require(
+            entries.last?.flags.contains(.batchEnd) ?? true,
+            "The last hint entry does not end a batch.", file: file,
+            offset: headerSize + entries.dropLast().reduce(0) { $0 + entryFixedSize + $1.key.count })
+        return entries
+    }
+}

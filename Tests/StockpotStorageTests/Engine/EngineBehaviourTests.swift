@@ -1,0 +1,176 @@
+// Behaviours the random tests do not pin one by one: consistent views under concurrent writes
+// and compaction, durability modes, poisoning, blob lifecycle, orphans, snapshot fallback.
+
+import Foundation
+import Testing
+@testable import StockpotStorage
+
+@Suite struct EngineBehaviourTests {
+    @Test func readersSeeWholeBatchesWhileWritingAndCompacting() throws {
+        let engine = try openTestEngine(MemoryFileSystem())
+        let keys = (0..<8).map { testKey($0) }
+        var first = WriteBatch()
+        for key in keys { first.put(key, Array("0".utf8)) }
+        try engine.write(first)
+        let done = ManagedAtomicFlag()
+        let problems = ProblemLog()
+        let readers = (0..<2).map { reader in
+            Thread {
+                while !done.isSet {
+                    let view = engine.view()
+                    do {
+                        let values = try keys.map { try view.value(for: $0) }
+                        if Set(values).count != 1 {
+                            problems.add("reader \(reader) saw a half-applied batch: \(values.map { $0.map { String(decoding: $0, as: UTF8.self) } ?? "nil" })")
+                        }
+                    } catch {
+                        problems.add("reader \(reader): \(error)")
+                    }
+                }
+            }
+        }
+        readers.forEach { $0.start() }
+        for version in 1...150 {
+            var batch = WriteBatch()
+            for key in keys { batch.put(key, Array(String(version).utf8)) }
+            try engine.write(batch)
+            if version % 25 == 0 { try engine.compact() }
+        }
+        done.set()
+        while readers.contains(where: { $0.isExecuting }) { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(problems.all.isEmpty, "\(problems.all.prefix(3))")
+        try engine.close()
+    }
+
+    @Test func intervalDurabilitySyncsWithoutBeingAsked() throws {
+        let fileSystem = MemoryFileSystem()
+        var options = StorageOptions()
+        options.durability = .interval(milliseconds: 5)
+        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        var batch = WriteBatch()
+        batch.put(testKey(1), [1, 2, 3])
+        try engine.write(batch)
+        #expect(try engine.value(for: testKey(1)) == [1, 2, 3])
+        Thread.sleep(forTimeInterval: 0.2)
+        let afterPowerLoss = fileSystem.durableCopy()
+        let reopened = try openTestEngine(afterPowerLoss)
+        #expect(try reopened.value(for: testKey(1)) == [1, 2, 3])
+        try reopened.close()
+        try engine.close()
+    }
+
+    @Test func noDurabilityIsStillAPrefixAndCloseMakesItDurable() throws {
+        let fileSystem = MemoryFileSystem()
+        let engine = try openTestEngine(fileSystem, durability: .none)
+        var model: [[UInt8]: [UInt8]] = [:]
+        var models = [model]
+        var generator = SeededGenerator(seed: 5)
+        for _ in 0..<30 {
+            let batch = randomBatch(&generator, keyRange: 40, model: model)
+            try engine.write(batch)
+            apply(batch, to: &model)
+            models.append(model)
+        }
+        let lost = try openTestEngine(fileSystem.durableCopy())
+        #expect(models.contains(try contents(of: lost)), "the state after a power loss is no prefix")
+        try lost.close()
+        try engine.close()
+        let durable = try openTestEngine(fileSystem.durableCopy())
+        #expect(difference(try contents(of: durable), model) == nil)
+        try durable.close()
+    }
+
+    @Test func aFailedFsyncPoisonsWritesButNotReads() throws {
+        let faulty = FaultInjectingFileSystem(wrapping: MemoryFileSystem(), only: [.sync])
+        let engine = try openTestEngine(faulty)
+        var batch = WriteBatch()
+        batch.put(testKey(1), [1])
+        try engine.write(batch)
+        faulty.failCall(faulty.callCount + 1, with: .ioError)
+        var second = WriteBatch()
+        second.put(testKey(2), [2])
+        #expect(performing: { try engine.write(second) }, throws: { ($0 as? StorageError)?.code == .poisoned })
+        faulty.clearFault()
+        var third = WriteBatch()
+        third.put(testKey(3), [3])
+        #expect(performing: { try engine.write(third) }, throws: { ($0 as? StorageError)?.code == .poisoned })
+        #expect(try engine.value(for: testKey(1)) == [1])
+        try engine.close()
+    }
+
+    @Test func largeValuesLiveInBlobFilesUntilSupersededAndUnread() throws {
+        let fileSystem = MemoryFileSystem()
+        let engine = try openTestEngine(fileSystem)
+        let large = [UInt8](repeating: 7, count: 20_000)
+        var batch = WriteBatch()
+        batch.put(testKey(1), large)
+        try engine.write(batch)
+        func blobs() throws -> [String] { try fileSystem.listDirectory("/store").filter { $0.hasSuffix(".blob") } }
+        #expect(try blobs().count == 1)
+        #expect(try engine.value(for: testKey(1)) == large)
+
+        let reader = engine.view()
+        var overwrite = WriteBatch()
+        overwrite.put(testKey(1), [1])
+        try engine.write(overwrite)
+        #expect(try blobs().count == 1, "a reader that can still see the blob keeps it")
+        #expect(try reader.value(for: testKey(1)) == large)
+        _ = consume reader
+        var another = WriteBatch()
+        another.put(testKey(2), [2])
+        try engine.write(another)
+        #expect(try blobs().isEmpty, "the superseded blob outlived its last reader")
+        try engine.close()
+    }
+
+    @Test func openRemovesOrphanedFiles() throws {
+        let fileSystem = MemoryFileSystem()
+        try openTestEngine(fileSystem).close()
+        try fileSystem.setFileContents("/store/" + FileNames.name(.blob, 900), [1, 2, 3])
+        try fileSystem.setFileContents("/store/" + FileNames.name(.segment, 901), [4])
+        try fileSystem.setFileContents("/store/MANIFEST.tmp", [5])
+        let engine = try openTestEngine(fileSystem)
+        #expect(Set(engine.openReport.removedFiles) == [FileNames.name(.blob, 900), FileNames.name(.segment, 901), "MANIFEST.tmp"])
+        try engine.close()
+    }
+
+    @Test func aCorruptSnapshotFallsBackToAFullReplay() throws {
+        let fileSystem = MemoryFileSystem()
+        let engine = try openTestEngine(fileSystem)
+        var batch = WriteBatch()
+        batch.put(testKey(1), [1])
+        batch.put(testKey(2), [2])
+        try engine.write(batch)
+        try engine.saveSnapshot([9, 9, 9], coveringSequence: engine.view().sequence)
+        try engine.close()
+        let name = try #require(try fileSystem.listDirectory("/store").first { $0.hasSuffix(".snap") })
+        var bytes = try #require(fileSystem.fileContents("/store/" + name))
+        bytes[bytes.count / 2] ^= 0x40
+        try fileSystem.setFileContents("/store/" + name, bytes)
+
+        let reopened = try openTestEngine(fileSystem)
+        #expect(reopened.openReport.snapshotProblem?.code == .corruption)
+        var puts = 0
+        try reopened.recover { event in
+            if case .put = event { puts += 1 } else { Issue.record("unexpected \(event)") }
+        }
+        #expect(puts == 2)
+        try reopened.close()
+    }
+}
+
+/// A flag threads can set and read.
+final class ManagedAtomicFlag: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+/// Problems found on other threads, for the test to report.
+final class ProblemLog: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var problems: [String] = []
+    var all: [String] { lock.withLock { problems } }
+    func add(_ problem: String) { lock.withLock { problems.append(problem) } }
+}

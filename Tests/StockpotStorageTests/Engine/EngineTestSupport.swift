@@ -1,0 +1,106 @@
+// Shared pieces of the engine tests: a seeded generator, a model of the store, and helpers to
+// open engines on a file system and compare them with the model.
+
+@testable import StockpotStorage
+
+/// SplitMix64: a small seeded generator, so every random test can print its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+/// Keys in two key spaces, so that compression dictionaries and ordering are exercised.
+func testKey(_ number: Int, space: UInt32 = 1) -> [UInt8] {
+    var key: [UInt8] = withUnsafeBytes(of: space.bigEndian) { Array($0) }
+    key += Array("key-\(number)".utf8)
+    return key
+}
+
+/// A value whose bytes depend on the seed and version: JSON-like text that compresses, with
+/// lengths from a few bytes to a few KB (and past the blob threshold when asked).
+func testValue(_ generator: inout SeededGenerator, large: Bool = false) -> [UInt8] {
+    let words = ["soup", "index", "entry", "Account", "Banking", "Zürich", "\"quoted\"", "42", "true"]
+    var text = "{\"id\":\(generator.next() % 100_000),\"words\":\""
+    let count = large ? 40_000 : generator.below(200)
+    for _ in 0..<count { text += words[generator.below(words.count)] + " " }
+    return Array((text + "\"}").utf8)
+}
+
+/// Opens an engine in `directory` of `fileSystem` with small sizes, so rolls, blobs,
+/// dictionaries and compaction all happen in short tests.
+func openTestEngine(
+    _ fileSystem: any FileSystem, directory: String = "/store", durability: Durability = .full,
+    backgroundCompaction: Bool = false
+) throws(StorageError) -> StorageEngine {
+    var options = StorageOptions()
+    options.durability = durability
+    options.segmentRollBytes = 16 << 10
+    options.blobThreshold = 8 << 10
+    options.dictionaryTrainingBytes = 8 << 10
+    options.dictionaryBytes = 4 << 10
+    options.backgroundCompaction = backgroundCompaction
+    return try StorageEngine.open(directory: directory, options: options, fileSystem: fileSystem)
+}
+
+/// Every key and value of the engine's current view.
+func contents(of engine: StorageEngine) throws -> [[UInt8]: [UInt8]] {
+    var result: [[UInt8]: [UInt8]] = [:]
+    try engine.view().forEach { key, value in
+        result[key] = value
+        return true
+    }
+    return result
+}
+
+/// A short description of how `actual` differs from `expected`, or `nil` when they are equal.
+/// Failure messages show this instead of whole stores.
+func difference(_ actual: [[UInt8]: [UInt8]], _ expected: [[UInt8]: [UInt8]]) -> String? {
+    guard actual != expected else { return nil }
+    let missing = expected.keys.filter { actual[$0] == nil }
+    let extra = actual.keys.filter { expected[$0] == nil }
+    let changed = expected.keys.filter { actual[$0] != nil && actual[$0] != expected[$0] }
+    func name(_ key: [UInt8]) -> String { String(decoding: key.filter { $0 >= 0x20 }, as: UTF8.self) }
+    return "\(actual.count) keys instead of \(expected.count); missing \(missing.prefix(3).map(name)), "
+        + "unexpected \(extra.prefix(3).map(name)), different values at \(changed.prefix(3).map(name))"
+}
+
+/// Whether `actual` equals one of `candidates`, described for a failure message otherwise.
+func differenceFromAll(_ actual: [[UInt8]: [UInt8]], _ candidates: [[[UInt8]: [UInt8]]]) -> String? {
+    if candidates.contains(actual) { return nil }
+    return candidates.compactMap { difference(actual, $0) }.joined(separator: "; or ")
+}
+
+/// Applies a batch to a model dictionary the way the engine must.
+func apply(_ batch: WriteBatch, to model: inout [[UInt8]: [UInt8]]) {
+    for operation in batch.operations {
+        switch operation {
+        case .put(let key, let value): model[key] = value
+        case .delete(let key): model[key] = nil
+        }
+    }
+}
+
+/// A random batch of puts, overwrites and deletes over keys below `keyRange`.
+func randomBatch(_ generator: inout SeededGenerator, keyRange: Int, model: [[UInt8]: [UInt8]]) -> WriteBatch {
+    var batch = WriteBatch()
+    for _ in 0..<(1 + generator.below(6)) {
+        let key = testKey(generator.below(keyRange), space: generator.below(4) == 0 ? 2 : 1)
+        if generator.below(5) == 0 {
+            batch.delete(key)
+        } else {
+            batch.put(key, testValue(&generator, large: generator.below(40) == 0))
+        }
+    }
+    return batch
+}

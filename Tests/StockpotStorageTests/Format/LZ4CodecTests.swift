@@ -1,0 +1,131 @@
+// LZ4 blocks with and without a dictionary: round trips, the 1/16 saving rule, and damage.
+// Format: docs/format/segment.md ("Compression").
+
+import Testing
+
+@testable import StockpotStorage
+
+@Suite struct LZ4CodecTests {
+    /// JSON-ish documents of about 1 KB that share field names and enumerations.
+    static func documents(count: Int, seed: UInt64) -> [[UInt8]] {
+        var random = FormatTestRandom(seed: seed)
+        let industries = ["Retail", "Banking", "Energy", "Healthcare", "Technology", "Media"]
+        let words = ["north", "river", "stone", "harbor", "maple", "summit", "cedar", "lake", "pine", "field"]
+        func word() -> String { words[Int.random(in: 0..<words.count, using: &random)] }
+        return (0..<count).map { index in
+            var text = #"{"Id":"001\#(String(UInt64.random(in: 0...UInt64(1e12), using: &random), radix: 36))","#
+            text += #""Name":"\#(word().uppercased()) \#(word().uppercased()) Inc.","#
+            text += #""Industry":"\#(industries[index % industries.count])","#
+            text += #""AnnualRevenue":\#(Int.random(in: 1000...99_999_999, using: &random)),"#
+            text += #""BillingAddress":{"Street":"\#(Int.random(in: 1...999, using: &random)) \#(word()) street","City":"\#(word())ville","Country":"US"},"#
+            text += #""Description":""#
+            while text.utf8.count < 980 { text += word() + " " }
+            text += #"","IsDeleted":false}"#
+            return Array(text.utf8)
+        }
+    }
+
+    static func compress(_ input: [UInt8], dictionary: [UInt8]) -> [UInt8]? {
+        var output: [UInt8] = [0xEE]  // the block is appended after existing bytes
+        let appended = input.withUnsafeBytes { input in
+            dictionary.withUnsafeBytes { LZ4Codec.compress(input, dictionary: $0, appendingTo: &output) }
+        }
+        guard let appended else {
+            #expect(output == [0xEE], "nothing is appended when compression does not pay")
+            return nil
+        }
+        #expect(output.count == 1 + appended && output[0] == 0xEE)
+        return Array(output.dropFirst())
+    }
+
+    static func decompress(_ block: [UInt8], originalLength: Int, dictionary: [UInt8]) -> [UInt8]? {
+        block.withUnsafeBytes { block in
+            dictionary.withUnsafeBytes { LZ4Codec.decompress(block, originalLength: originalLength, dictionary: $0) }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func blocksRoundTrip(withDictionary: Bool) throws {
+        let dictionary = withDictionary ? Array(Self.documents(count: 64, seed: 1).joined()) : []
+        for document in Self.documents(count: 20, seed: 2) {
+            let block = try #require(Self.compress(document, dictionary: dictionary))
+            #expect(16 * (document.count - block.count) >= document.count)
+            #expect(Self.decompress(block, originalLength: document.count, dictionary: dictionary) == document)
+        }
+    }
+
+    @Test(arguments: [0, 100, 65_536, 70_000])
+    func preparedDictionaryWritesTheSameBlocks(dictionaryLength: Int) throws {
+        let dictionary = Array(Array(Self.documents(count: 80, seed: 10).joined()).suffix(dictionaryLength))
+        let prepared = LZ4Dictionary(dictionary)
+        #expect(prepared.count == dictionary.count)
+        for document in Self.documents(count: 20, seed: 11) {
+            var block: [UInt8] = []
+            let appended = document.withUnsafeBytes { LZ4Codec.compress($0, dictionary: prepared, appendingTo: &block) }
+            #expect(appended.map { _ in block } == Self.compress(document, dictionary: dictionary))
+            guard appended != nil else { continue }
+            var decoded = [UInt8](repeating: 0, count: document.count)
+            let succeeded = block.withUnsafeBytes { block in
+                decoded.withUnsafeMutableBytes {
+                    LZ4Codec.decompress(block, originalLength: document.count, dictionary: prepared, into: $0)
+                }
+            }
+            #expect(succeeded && decoded == document)
+        }
+    }
+
+    @Test func dictionaryImprovesCompressionOfSimilarDocuments() throws {
+        let dictionary = Array(Array(Self.documents(count: 80, seed: 3).joined()).suffix(65_536))
+        var withDictionary = 0
+        var without = 0
+        for document in Self.documents(count: 50, seed: 4) {
+            withDictionary += try #require(Self.compress(document, dictionary: dictionary)).count
+            without += Self.compress(document, dictionary: [])?.count ?? document.count
+        }
+        #expect(withDictionary < without)
+    }
+
+    @Test func incompressibleInputIsNotCompressed() {
+        var random = FormatTestRandom(seed: 5)
+        #expect(Self.compress(random.bytes(1000), dictionary: []) == nil)
+        #expect(Self.compress([], dictionary: []) == nil)
+        #expect(Self.compress([1, 2, 3], dictionary: []) == nil)
+    }
+
+    @Test func wrongLengthOrDictionaryFailsToDecode() throws {
+        let dictionary = Array(Self.documents(count: 64, seed: 6).joined())
+        let document = Self.documents(count: 1, seed: 7)[0]
+        let block = try #require(Self.compress(document, dictionary: dictionary))
+        #expect(Self.decompress(block, originalLength: document.count - 1, dictionary: dictionary) == nil)
+        #expect(Self.decompress(block, originalLength: document.count + 1, dictionary: dictionary) == nil)
+        #expect(Self.decompress(block, originalLength: 0, dictionary: dictionary) == nil)
+        #expect(Self.decompress([], originalLength: document.count, dictionary: dictionary) == nil)
+        #expect(Self.decompress(block, originalLength: document.count, dictionary: []) != document)
+        var small = [UInt8](repeating: 0, count: 10)
+        let fits = block.withUnsafeBytes { block in
+            dictionary.withUnsafeBytes { dictionary in
+                small.withUnsafeMutableBytes {
+                    LZ4Codec.decompress(block, originalLength: document.count, dictionary: dictionary, into: $0)
+                }
+            }
+        }
+        #expect(!fits)
+    }
+
+    @Test(arguments: [0x1A4_0001, 0x1A4_0002] as [UInt64])
+    func damagedBlocksNeverTrap(seed: UInt64) throws {
+        var random = FormatTestRandom(seed: seed)
+        let dictionary = Array(Self.documents(count: 64, seed: 8).joined())
+        let document = Self.documents(count: 1, seed: 9)[0]
+        let block = try #require(Self.compress(document, dictionary: dictionary))
+        for _ in 0..<2000 {
+            var damaged = Bool.random(using: &random) ? block : random.bytes(block.count)
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                damaged[Int.random(in: 0..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            damaged = Array(damaged.prefix(Int.random(in: 1...damaged.count, using: &random)))
+            // Any outcome is allowed except a trap or an out-of-bounds write.
+            _ = Self.decompress(damaged, originalLength: document.count, dictionary: dictionary)
+        }
+    }
+}
