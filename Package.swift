@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "StockpotJSON", targets: ["StockpotJSON"]),
         .library(name: "StockpotStorage", targets: ["StockpotStorage"]),
+        .library(name: "Stockpot", targets: ["Stockpot"]),
         .executable(name: "stockpot-bench", targets: ["StockpotBench"]),
     ],
     targets: [
@@ -31,6 +32,10 @@ let package = Package(
             name: "StockpotStorage", dependencies: ["CLZ4", "CXXHash"],
             path: "Sources/StockpotStorage"),
 
+        .target(
+            name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage"],
+            path: "Sources/Stockpot"),
+
         .executableTarget(
             name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "CSQLite"],
             path: "Benchmarks/StockpotBench"),
@@ -49,6 +54,9 @@ let package = Package(
         .executableTarget(
             name: "StorageCrashWriter", dependencies: ["StockpotStorage", "StorageCrashWorkload"],
             path: "Tests/StorageCrashWriter"),
+        .testTarget(
+            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON"],
+            path: "Tests/StockpotTests"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
             path: "Tests/CLibrariesTests"),

@@ -1,0 +1,76 @@
+// Index specs: a path and a type (and an optional unique flag), validated as the protocol
+// says, and written out in the catalog.
+
+import StockpotJSON
+
+/// One index of a soup: the path it indexes, the type of value it keeps, and whether it
+/// refuses two entries with the same non-null value.
+public struct IndexSpec: Sendable, Hashable {
+    /// The dot-separated path (`Owner.Name`).
+    public var path: String
+    /// The index type.
+    public var type: IndexType
+    /// Whether two entries may not share a non-null value.
+    public var unique: Bool
+
+    /// Creates a spec.
+    public init(path: String, type: IndexType, unique: Bool = false) {
+        self.path = path
+        self.type = type
+        self.unique = unique
+    }
+
+    /// The path split into keys.
+    public var jsonPath: JSONPath { JSONPath(path) }
+}
+
+/// Limits on names and paths; a value at a limit is accepted, one past it is not.
+public struct StoreLimits: Sendable, Hashable {
+    /// Longest soup name, in UTF-8 bytes.
+    public var soupNameBytes = 255
+    /// Longest index path, in UTF-8 bytes.
+    public var indexPathBytes = 1_024
+    /// Largest document, as compact JSON.
+    public var documentBytes = 16 << 20
+
+    /// The protocol's defaults.
+    public init() {}
+}
+
+extension IndexSpec {
+    /// Checks a soup's specs: at least one, each path non-empty and within the limit, no path
+    /// twice.
+    ///
+    /// - Throws: `no_index_specs` or `invalid_index_spec` naming the offending path.
+    static func validate(_ specs: [IndexSpec], limits: StoreLimits) throws(StockpotError) {
+        guard !specs.isEmpty else {
+            throw StockpotError(.noIndexSpecs, "A soup needs at least one index spec.")
+        }
+        var seen = Set<[UInt8]>()  // paths are keys: compared by bytes, not by Unicode equivalence
+        for spec in specs {
+            guard !spec.path.isEmpty else {
+                throw StockpotError(.invalidIndexSpec, "An index spec has an empty path.")
+            }
+            guard spec.path.utf8.count <= limits.indexPathBytes else {
+                throw StockpotError(
+                    .invalidIndexSpec,
+                    "The index path \"\(spec.path.prefix(40))...\" is \(spec.path.utf8.count) bytes; the limit is \(limits.indexPathBytes).")
+            }
+            guard seen.insert(Array(spec.path.utf8)).inserted else {
+                throw StockpotError(.invalidIndexSpec, "The path \"\(spec.path)\" is indexed twice.")
+            }
+        }
+    }
+
+    /// Checks a soup name: non-empty and within the limit.
+    static func validateSoupName(_ name: String, limits: StoreLimits) throws(StockpotError) {
+        guard !name.isEmpty else {
+            throw StockpotError(.invalidSoupName, "A soup name must not be empty.")
+        }
+        guard name.utf8.count <= limits.soupNameBytes else {
+            throw StockpotError(
+                .invalidSoupName,
+                "The soup name \"\(name.prefix(40))...\" is \(name.utf8.count) bytes; the limit is \(limits.soupNameBytes).")
+        }
+    }
+}

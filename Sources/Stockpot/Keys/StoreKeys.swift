@@ -1,0 +1,49 @@
+// The engine keys of a store (docs/store.md, "Keys and values in the engine"): the catalog
+// in key space 0, each soup's entries in the key space of its id.
+
+/// Building and reading the store's engine keys. All key layout lives here.
+enum StoreKeys {
+    /// The key of the store record (next soup id).
+    static let storeRecord: [UInt8] = [0, 0, 0, 0, 0x53]
+
+    /// The key of soup `id`'s catalog record.
+    static func catalog(soup id: UInt32) -> [UInt8] {
+        [0, 0, 0, 0, 0x43] + bigEndian(id)
+    }
+
+    /// The first catalog key, for scans of the catalog.
+    static let catalogStart: [UInt8] = [0, 0, 0, 0, 0x43]
+
+    /// The soup id of a catalog key, or `nil` when `key` is not one.
+    static func soupID(ofCatalogKey key: [UInt8]) -> UInt32? {
+        guard key.count == 9, key[0..<5].elementsEqual(catalogStart) else { return nil }
+        return readBigEndian(key[5...])
+    }
+
+    /// The key of entry `entry` of soup `soup`.
+    static func entry(soup: UInt32, entry: Int64) -> [UInt8] {
+        bigEndian(soup) + bigEndian(UInt64(bitPattern: entry))
+    }
+
+    /// The first key of soup `soup`'s entries, for scans.
+    static func entriesStart(soup: UInt32) -> [UInt8] {
+        bigEndian(soup)
+    }
+
+    /// The soup and entry id of an entry key, or `nil` when `key` is not one.
+    static func entryID(of key: [UInt8]) -> (soup: UInt32, entry: Int64)? {
+        guard key.count == 12 else { return nil }
+        let soup: UInt32 = readBigEndian(key[0..<4])
+        guard soup != 0 else { return nil }
+        let entry: UInt64 = readBigEndian(key[4..<12])
+        return (soup, Int64(bitPattern: entry))
+    }
+
+    private static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    }
+
+    private static func readBigEndian<T: FixedWidthInteger>(_ bytes: ArraySlice<UInt8>) -> T {
+        bytes.reduce(T.zero) { $0 << 8 | T($1) }
+    }
+}

@@ -1,0 +1,96 @@
+// The public error type of the Stockpot API: the protocol's error codes, a sentence, and
+// what it is about (soup, path, entry id).
+
+import StockpotStorage
+
+/// Why a Stockpot operation failed.
+///
+/// `code` is one of the error codes of the `stockpot exec` protocol and is what callers match
+/// on; `message` is one sentence naming the soup, path, id or position involved.
+public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A matchable reason, spelled as in the protocol. New codes may be added.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code as the protocol spells it.
+        public let rawValue: String
+        /// Creates a code from its protocol name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The protocol name.
+        public var description: String { rawValue }
+
+        /// A request line is not a JSON object, or an argument is missing or mistyped.
+        public static let badRequest = Code(rawValue: "bad_request")
+        /// `op` names no operation.
+        public static let unknownOp = Code(rawValue: "unknown_op")
+        /// A soup name is missing, empty, or too long.
+        public static let invalidSoupName = Code(rawValue: "invalid_soup_name")
+        /// `indexSpecs` is missing or empty.
+        public static let noIndexSpecs = Code(rawValue: "no_index_specs")
+        /// An index spec has an empty or too long path, an unknown type, or repeats a path.
+        public static let invalidIndexSpec = Code(rawValue: "invalid_index_spec")
+        /// The soup does not exist.
+        public static let soupNotFound = Code(rawValue: "soup_not_found")
+        /// An entry is not a JSON object, or a system field has the wrong type.
+        public static let invalidEntry = Code(rawValue: "invalid_entry")
+        /// An upserted `_soupEntryId` does not exist.
+        public static let entryNotFound = Code(rawValue: "entry_not_found")
+        /// `externalIdPath` has no index.
+        public static let externalIdNotIndexed = Code(rawValue: "external_id_not_indexed")
+        /// An entry has no value (or null) at `externalIdPath`.
+        public static let externalIdMissing = Code(rawValue: "external_id_missing")
+        /// More than one stored entry has the entry's external id.
+        public static let externalIdNotUnique = Code(rawValue: "external_id_not_unique")
+        /// A write would give two entries the same value on a unique index.
+        public static let uniqueViolation = Code(rawValue: "unique_violation")
+        /// A query spec is malformed.
+        public static let invalidQuery = Code(rawValue: "invalid_query")
+        /// A Smart SQL statement does not parse.
+        public static let smartSqlSyntax = Code(rawValue: "smart_sql_syntax")
+        /// A Smart SQL statement is not a SELECT.
+        public static let readOnlyStatement = Code(rawValue: "read_only_statement")
+        /// `args` given with a query that is not a smart query.
+        public static let whereArgsNotAllowed = Code(rawValue: "where_args_not_allowed")
+        /// A cursor id is unknown or closed.
+        public static let cursorNotFound = Code(rawValue: "cursor_not_found")
+        /// A document, name, path or request is over a documented limit.
+        public static let limitExceeded = Code(rawValue: "limit_exceeded")
+        /// Another process holds the store.
+        public static let storeLocked = Code(rawValue: "store_locked")
+        /// The file system failed.
+        public static let ioError = Code(rawValue: "io_error")
+        /// Stored bytes do not verify.
+        public static let corruption = Code(rawValue: "corruption")
+        /// A bug; never expected.
+        public static let `internal` = Code(rawValue: "internal")
+    }
+
+    /// Why the operation failed.
+    public var code: Code
+    /// One sentence a person can act on.
+    public var message: String
+    /// The storage error underneath, when there is one.
+    public var underlying: StorageError?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, underlying: StorageError? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// The error a storage failure surfaces as: `store_locked`, `corruption` or `io_error`
+    /// (a poisoned store is an `io_error`: the write that failed was an I/O failure).
+    public init(_ storage: StorageError) {
+        let code: Code
+        switch storage.code {
+        case .storeLocked: code = .storeLocked
+        case .corruption: code = .corruption
+        case .limitExceeded: code = .limitExceeded
+        case .invalidArgument: code = .internal
+        default: code = .ioError
+        }
+        self.init(code, storage.description, underlying: storage)
+    }
+
+    /// The code and message.
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,84 @@
+// Pins the store's catalog pieces: spec and name validation at and past the limits, the
+// catalog record and entry record round trips, and the engine key layout.
+
+import StockpotJSON
+import Testing
+@testable import Stockpot
+
+@Suite struct CatalogTests {
+    @Test func specsAreValidatedAsTheProtocolSays() throws {
+        let limits = StoreLimits()
+        #expect(throws: StockpotError.self) { try IndexSpec.validate([], limits: limits) }
+        do {
+            try IndexSpec.validate([], limits: limits)
+        } catch {
+            #expect(error.code == .noIndexSpecs)
+        }
+        func code(_ specs: [IndexSpec]) -> StockpotError.Code? {
+            do {
+                try IndexSpec.validate(specs, limits: limits)
+                return nil
+            } catch {
+                return error.code
+            }
+        }
+        #expect(code([IndexSpec(path: "", type: .string)]) == .invalidIndexSpec)
+        #expect(code([IndexSpec(path: "a", type: .string), IndexSpec(path: "a", type: .integer)]) == .invalidIndexSpec)
+        #expect(code([IndexSpec(path: "é", type: .string), IndexSpec(path: "e\u{301}", type: .string)]) == nil)
+        #expect(code([IndexSpec(path: String(repeating: "p", count: 1_024), type: .json1)]) == nil)
+        #expect(code([IndexSpec(path: String(repeating: "p", count: 1_025), type: .json1)]) == .invalidIndexSpec)
+    }
+
+    @Test func soupNamesAreCheckedAtTheLimit() {
+        func code(_ name: String) -> StockpotError.Code? {
+            do {
+                try IndexSpec.validateSoupName(name, limits: StoreLimits())
+                return nil
+            } catch {
+                return error.code
+            }
+        }
+        #expect(code("") == .invalidSoupName)
+        #expect(code(String(repeating: "ü", count: 127)) == nil)  // 254 bytes
+        #expect(code(String(repeating: "s", count: 255)) == nil)
+        #expect(code(String(repeating: "s", count: 256)) == .invalidSoupName)
+    }
+
+    @Test func catalogRecordsRoundTrip() throws {
+        let record = SoupRecord(
+            name: "Accounts \"ü\"", id: 7,
+            specs: [IndexSpec(path: "Name", type: .fullText), IndexSpec(path: "Id", type: .string, unique: true)],
+            nextEntryID: 42)
+        let decoded = try #require(SoupRecord(decoding: record.encoded()))
+        #expect(decoded == record)
+        #expect(String(decoding: record.encoded(), as: UTF8.self).contains("\"unique\":true"))
+        #expect(SoupRecord(decoding: Array("{\"name\":1}".utf8)) == nil)
+        #expect(SoupRecord(decoding: [0xFF]) == nil)
+    }
+
+    @Test func entryRecordsRoundTrip() throws {
+        let record = EntryRecord(created: 1_764_500_000_123, document: Array("{\"a\":1}".utf8))
+        let bytes = record.encoded()
+        #expect(bytes.count == EntryRecord.headerSize + record.document.count)
+        #expect(bytes[0] == 1)
+        #expect(EntryRecord(decoding: bytes) == record)
+        #expect(EntryRecord(decoding: [2] + bytes.dropFirst()) == nil)
+        #expect(EntryRecord(decoding: Array(bytes.prefix(5))) == nil)
+    }
+
+    @Test func keysSortCatalogFirstAndEntriesByID() {
+        let catalog = StoreKeys.catalog(soup: 3)
+        let first = StoreKeys.entry(soup: 1, entry: 2)
+        let second = StoreKeys.entry(soup: 1, entry: 256)
+        let otherSoup = StoreKeys.entry(soup: 2, entry: 1)
+        #expect(catalog.lexicographicallyPrecedes(first))
+        #expect(first.lexicographicallyPrecedes(second))
+        #expect(second.lexicographicallyPrecedes(otherSoup))
+        #expect(StoreKeys.soupID(ofCatalogKey: catalog) == 3)
+        #expect(StoreKeys.soupID(ofCatalogKey: first) == nil)
+        #expect(StoreKeys.entryID(of: second)?.soup == 1)
+        #expect(StoreKeys.entryID(of: second)?.entry == 256)
+        #expect(StoreKeys.entryID(of: catalog) == nil)
+        #expect(StoreKeys.storeRecord.lexicographicallyPrecedes(first))
+    }
+}
