@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "StockpotJSON", targets: ["StockpotJSON"]),
         .library(name: "StockpotStorage", targets: ["StockpotStorage"]),
+        .library(name: "StockpotIndex", targets: ["StockpotIndex"]),
         .library(name: "Stockpot", targets: ["Stockpot"]),
         .executable(name: "stockpot-bench", targets: ["StockpotBench"]),
     ],
@@ -33,7 +34,10 @@ let package = Package(
             path: "Sources/StockpotStorage"),
 
         .target(
-            name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage"],
+            name: "StockpotIndex", dependencies: ["StockpotJSON", "CUTF8Proc"],
+            path: "Sources/StockpotIndex"),
+        .target(
+            name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex"],
             path: "Sources/Stockpot"),
 
         .executableTarget(
@@ -54,6 +58,9 @@ let package = Package(
         .executableTarget(
             name: "StorageCrashWriter", dependencies: ["StockpotStorage", "StorageCrashWorkload"],
             path: "Tests/StorageCrashWriter"),
+        .testTarget(
+            name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite"],
+            path: "Tests/StockpotIndexTests"),
         .testTarget(
             name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON"],
             path: "Tests/StockpotTests"),

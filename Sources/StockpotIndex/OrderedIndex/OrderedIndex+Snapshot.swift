@@ -1,0 +1,159 @@
+// The ordered index's snapshot bytes: writing the entries in order and reading them back with
+// a bulk build (docs/format/ordered-index.md; the grammar is repeated here for the reader).
+//
+// Grammar (varint = unsigned LEB128, 7 bits a byte, low first, at most 10 bytes; zigzag maps
+// 0, -1, 1, -2 ... to 0, 1, 2, 3 ...):
+//
+//     snapshot := version count entry*         (exactly count entries, no bytes after)
+//     version  := 0x01
+//     count    := varint
+//     entry    := tag payload idDelta
+//     tag      := 0x00 null | 0x01 integer | 0x02 double | 0x03 text   (never reused)
+//     payload  := (null) nothing | (integer) zigzag varint | (double) 8 bytes, the IEEE-754
+//                 bit pattern little-endian | (text) varint byte length, then UTF-8 bytes
+//     idDelta  := zigzag varint of id - previous id (wrapping; the previous id starts at 0)
+//
+//     OFFSET  SIZE   DESCRIPTION
+//     0       1      version, 1
+//     1       1-10   count
+//     ...     2+     entries, strictly ascending by (value, id) in the index's order
+//
+// Example: version 1, two entries (null, 5) and ("é", 7) is 01 02 | 00 0A | 03 02 C3 A9 04.
+// Reading rejects, with an IndexSnapshotError and never a trap: a short buffer, another
+// version, an unknown tag, an overlong varint, text that is not UTF-8, entries out of order or
+// repeated, a count larger than the bytes can hold, and trailing bytes. The snapshot has no
+// checksum of its own: the file that embeds it carries one.
+
+extension OrderedIndex {
+    /// The snapshot format version this code writes and reads.
+    static let snapshotVersion: UInt8 = 1
+
+    /// The index's entries as snapshot bytes (format in `OrderedIndex+Snapshot.swift`).
+    ///
+    /// - Complexity: O(n).
+    package func serialized() -> [UInt8] {
+        var bytes: [UInt8] = [Self.snapshotVersion]
+        bytes.reserveCapacity(1 + 10 + count * 6)
+        Self.appendUnsignedVarint(UInt64(count), to: &bytes)
+        var previousID: Int64 = 0
+        if let root = root?.block {
+            Self.forEachLeaf(root) { leaf in
+                for i in 0..<leaf.count {
+                    let kind = leaf.kinds[i]
+                    bytes.append(kind)
+                    switch kind {
+                    case OrderedIndexTag.integer:
+                        Self.appendSignedVarint(Int64(bitPattern: leaf.payloads[i]), to: &bytes)
+                    case OrderedIndexTag.double:
+                        withUnsafeBytes(of: leaf.payloads[i].littleEndian) { bytes.append(contentsOf: $0) }
+                    case OrderedIndexTag.text:
+                        let text = leaf.text(at: i)
+                        Self.appendUnsignedVarint(UInt64(text.count), to: &bytes)
+                        bytes.append(contentsOf: text)
+                    default:
+                        break
+                    }
+                    let id = leaf.ids[i]
+                    Self.appendSignedVarint(id &- previousID, to: &bytes)
+                    previousID = id
+                }
+            }
+        }
+        return bytes
+    }
+
+    /// Reads an index from snapshot bytes, with the default node sizes.
+    ///
+    /// - Throws: ``IndexSnapshotError`` when the bytes are not a well-formed snapshot.
+    /// - Complexity: O(n); no sort, as the entries arrive in order.
+    package init(deserializing bytes: UnsafeRawBufferPointer) throws(IndexSnapshotError) {
+        try self.init(deserializing: bytes, leafCapacity: 64, branchCapacity: 64)
+    }
+
+    /// Reads an index from snapshot bytes, with the given node sizes.
+    package init(
+        deserializing bytes: UnsafeRawBufferPointer, leafCapacity: Int, branchCapacity: Int
+    ) throws(IndexSnapshotError) {
+        self.init(leafCapacity: leafCapacity, branchCapacity: branchCapacity)
+        var reader = OrderedIndexSnapshotReader(bytes)
+        let version = try reader.readByte("the version")
+        guard version == Self.snapshotVersion else {
+            throw IndexSnapshotError(.unsupportedVersion, "version \(version), expected 1", offset: 0)
+        }
+        let countOffset = reader.offset
+        let declared = try reader.readUnsignedVarint("the entry count")
+        // Every entry takes at least two bytes (a tag and an id delta).
+        guard declared <= UInt64(reader.remaining / 2) && declared <= UInt64(Int32.max) else {
+            throw IndexSnapshotError(
+                .countMismatch, "\(declared) entries cannot fit in \(reader.remaining) bytes", offset: countOffset)
+        }
+        let entryCount = Int(declared)
+        // One big leaf stages the entries, in order; its arena holds all the text.
+        let staging = OrderedIndexNode(isLeaf: true, slots: entryCount)
+        let sorted = staging.block
+        var previousID: Int64 = 0
+        for i in 0..<entryCount {
+            let entryOffset = reader.offset
+            let kind = try reader.readByte("an entry tag")
+            var payload: UInt64 = 0
+            var text = UnsafeRawBufferPointer(start: nil, count: 0)
+            switch kind {
+            case OrderedIndexTag.null:
+                break
+            case OrderedIndexTag.integer:
+                payload = UInt64(bitPattern: try reader.readSignedVarint("an integer value"))
+            case OrderedIndexTag.double:
+                payload = try reader.readUInt64LittleEndian("a double value")
+            case OrderedIndexTag.text:
+                let length = try reader.readUnsignedVarint("a text length")
+                guard length <= UInt64(reader.remaining) else {
+                    throw IndexSnapshotError(.truncated, "text of \(length) bytes runs past the end", offset: reader.offset)
+                }
+                guard sorted.arenaUsed + Int(length) <= Int(Int32.max) else {
+                    throw IndexSnapshotError(.countMismatch, "text over 2 GiB in all", offset: reader.offset)
+                }
+                text = try reader.readUTF8(count: Int(length), "a text value")
+                payload = OrderedIndexOrder.textPrefix(text)
+            default:
+                throw IndexSnapshotError(.invalidTag, "unknown value tag \(kind)", offset: entryOffset)
+            }
+            let id = previousID &+ (try reader.readSignedVarint("an id"))
+            previousID = id
+            staging.appendEntry(kind: kind, payload: payload, id: id, text: text)
+            if i > 0 && sorted.compare(at: i - 1, with: sorted, at: i) >= 0 {
+                throw IndexSnapshotError(
+                    .outOfOrder, "entry \(i) is not after entry \(i - 1)", offset: entryOffset)
+            }
+        }
+        guard reader.remaining == 0 else {
+            throw IndexSnapshotError(
+                .countMismatch, "\(reader.remaining) bytes after the last entry", offset: reader.offset)
+        }
+        root = Self.buildTree(from: sorted, leafCapacity: leafCapacity, branchCapacity: branchCapacity)
+        count = entryCount
+    }
+
+    /// Calls `body` with each leaf block under `block`, in order.
+    static func forEachLeaf(_ block: OrderedIndexBlock, _ body: (OrderedIndexBlock) -> Void) {
+        if block.isLeaf {
+            body(block)
+            return
+        }
+        for i in 0..<block.childCount {
+            forEachLeaf(block.childBlock(at: i), body)
+        }
+    }
+
+    static func appendUnsignedVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    static func appendSignedVarint(_ value: Int64, to bytes: inout [UInt8]) {
+        appendUnsignedVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)), to: &bytes)
+    }
+}

@@ -1,0 +1,224 @@
+// The raw block behind every ordered-index node: a header, parallel entry columns, and for a
+// branch its children's counts, references and block addresses; with the searches on it.
+import StockpotJSON
+
+/// A view of a node's malloc'ed block. Lookups walk from block to block (a branch keeps its
+/// children's block addresses), touching neither node objects nor reference counts.
+///
+/// Layout for `n` slots (native byte order, in memory only):
+///
+///     OFFSET           SIZE       DESCRIPTION
+///     0                4          count: Int32, entries (leaf) or separators (branch)
+///     4                4          childCount: Int32, a branch's children (count + 1 at rest)
+///     8                4          slotCapacity: Int32, n
+///     12               1          isLeaf: 1 for a leaf
+///     13               1          appendHint: 1 when the last insertion went after the end
+///     14               2          zero
+///     16               8          subtreeCount: Int, entries under the node
+///     24               8          textStore: the text store's address (malloc'ed), or 0
+///     32               4          arenaUsed: Int32, arena bytes in use (live or dead)
+///     36               4          arenaCapacity: Int32
+///     40               4          deadBytes: Int32, arena bytes no entry refers to
+///     44               4          zero
+///     48               8n         payloads: UInt64 (number: bit pattern; text: its first 8
+///                                 bytes big-endian, zero-padded; null: 0)
+///     48 + 8n          8n         ids: Int64
+///     48 + 16n         k          kinds: UInt8 tags; k = n rounded up to a multiple of 8
+///     48 + 16n + k     8(n + 1)   branch: childCounts: Int, entries under each child
+///     ...              8(n + 1)   branch: children: strong node references
+///     ...              8(n + 1)   branch: childBlocks: the children's block addresses
+///
+/// Child `i` of a branch holds the entries at or above separator `i - 1` and below separator
+/// `i`. Blocks never move (their capacity is fixed when made).
+///
+/// A node that has held text has a text store, made on its first text and moved as it grows:
+/// `n` spans (UInt64: arena offset << 32 | byte length; meaningful for text entries only, in
+/// slot order), then the arena of `arenaCapacity` bytes, the texts back to back. Searches
+/// compare text prefixes in `payloads` and read the arena only when two prefixes are equal.
+struct OrderedIndexBlock {
+    let base: UnsafeMutableRawPointer
+
+    static let headerSize = 48
+
+    @inline(__always) init(_ base: UnsafeMutableRawPointer) { self.base = base }
+
+    @inline(__always) static func kindsSize(_ slots: Int) -> Int { (slots + 7) & ~7 }
+
+    /// Bytes of a block with `slots` slots.
+    static func size(slots: Int, isLeaf: Bool) -> Int {
+        headerSize + 16 * slots + kindsSize(slots) + (isLeaf ? 0 : 24 * (slots + 1))
+    }
+
+    // MARK: - Header
+
+    var count: Int {
+        @inline(__always) get { Int(base.load(fromByteOffset: 0, as: Int32.self)) }
+        nonmutating set { base.storeBytes(of: Int32(newValue), toByteOffset: 0, as: Int32.self) }
+    }
+    var childCount: Int {
+        @inline(__always) get { Int(base.load(fromByteOffset: 4, as: Int32.self)) }
+        nonmutating set { base.storeBytes(of: Int32(newValue), toByteOffset: 4, as: Int32.self) }
+    }
+    var slotCapacity: Int {
+        @inline(__always) get { Int(base.load(fromByteOffset: 8, as: Int32.self)) }
+        nonmutating set { base.storeBytes(of: Int32(newValue), toByteOffset: 8, as: Int32.self) }
+    }
+    var isLeaf: Bool {
+        @inline(__always) get { base.load(fromByteOffset: 12, as: UInt8.self) != 0 }
+        nonmutating set { base.storeBytes(of: newValue ? 1 : 0, toByteOffset: 12, as: UInt8.self) }
+    }
+    var appendHint: Bool {
+        @inline(__always) get { base.load(fromByteOffset: 13, as: UInt8.self) != 0 }
+        nonmutating set { base.storeBytes(of: newValue ? 1 : 0, toByteOffset: 13, as: UInt8.self) }
+    }
+    var subtreeCount: Int {
+        @inline(__always) get { base.load(fromByteOffset: 16, as: Int.self) }
+        nonmutating set { base.storeBytes(of: newValue, toByteOffset: 16, as: Int.self) }
+    }
+    var textStore: UnsafeMutableRawPointer? {
+        @inline(__always) get { base.load(fromByteOffset: 24, as: UnsafeMutableRawPointer?.self) }
+        nonmutating set { base.storeBytes(of: newValue, toByteOffset: 24, as: UnsafeMutableRawPointer?.self) }
+    }
+    var arenaUsed: Int {
+        @inline(__always) get { Int(base.load(fromByteOffset: 32, as: Int32.self)) }
+        nonmutating set { base.storeBytes(of: Int32(newValue), toByteOffset: 32, as: Int32.self) }
+    }
+    var arenaCapacity: Int {
+        @inline(__always) get { Int(base.load(fromByteOffset: 36, as: Int32.self)) }
+        nonmutating set { base.storeBytes(of: Int32(newValue), toByteOffset: 36, as: Int32.self) }
+    }
+    var deadBytes: Int {
+        @inline(__always) get { Int(base.load(fromByteOffset: 40, as: Int32.self)) }
+        nonmutating set { base.storeBytes(of: Int32(newValue), toByteOffset: 40, as: Int32.self) }
+    }
+
+    /// The text store's spans (only when there is a store).
+    var spans: UnsafeMutablePointer<UInt64> {
+        @inline(__always) get { textStore!.assumingMemoryBound(to: UInt64.self) }
+    }
+    /// The text store's arena (only when there is a store).
+    var arena: UnsafeMutableRawPointer {
+        @inline(__always) get { textStore! + 8 * slotCapacity }
+    }
+
+    // MARK: - Columns
+
+    var payloads: UnsafeMutablePointer<UInt64> {
+        @inline(__always) get { (base + Self.headerSize).assumingMemoryBound(to: UInt64.self) }
+    }
+    var ids: UnsafeMutablePointer<Int64> {
+        @inline(__always) get { (base + Self.headerSize + 8 * slotCapacity).assumingMemoryBound(to: Int64.self) }
+    }
+    var kinds: UnsafeMutablePointer<UInt8> {
+        @inline(__always) get { (base + Self.headerSize + 16 * slotCapacity).assumingMemoryBound(to: UInt8.self) }
+    }
+    /// Where a branch's child area (counts, then references, then block addresses) starts.
+    var childArea: UnsafeMutableRawPointer {
+        @inline(__always) get {
+            let slots = slotCapacity
+            return base + Self.headerSize + 16 * slots + Self.kindsSize(slots)
+        }
+    }
+    var childCounts: UnsafeMutablePointer<Int> {
+        @inline(__always) get { childArea.assumingMemoryBound(to: Int.self) }
+    }
+    var children: UnsafeMutablePointer<OrderedIndexNode> {
+        @inline(__always) get { (childArea + 8 * (slotCapacity + 1)).assumingMemoryBound(to: OrderedIndexNode.self) }
+    }
+    var childBlocks: UnsafeMutablePointer<UnsafeMutableRawPointer> {
+        @inline(__always) get {
+            (childArea + 16 * (slotCapacity + 1)).assumingMemoryBound(to: UnsafeMutableRawPointer.self)
+        }
+    }
+
+    @inline(__always) func childBlock(at i: Int) -> OrderedIndexBlock {
+        OrderedIndexBlock(childBlocks[i])
+    }
+
+    /// The entries under children `0..<index` of a branch.
+    @inline(__always) func entries(before index: Int) -> Int {
+        let counts = childCounts
+        var total = 0
+        for i in 0..<index { total &+= counts[i] }
+        return total
+    }
+
+    // MARK: - Entries
+
+    @inline(__always) static func textSpan(_ span: UInt64) -> (offset: Int, length: Int) {
+        (Int(span >> 32), Int(span & 0xFFFF_FFFF))
+    }
+
+    /// Entry `i`'s text bytes (empty for other kinds), valid until the node next changes.
+    @inline(__always) func text(at i: Int) -> UnsafeRawBufferPointer {
+        guard kinds[i] == OrderedIndexTag.text, let store = textStore else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        let (offset, length) = Self.textSpan(store.load(fromByteOffset: 8 * i, as: UInt64.self))
+        return UnsafeRawBufferPointer(start: store + 8 * slotCapacity + offset, count: length)
+    }
+
+    /// Entry `i` as a probe, valid until the node next changes.
+    @inline(__always) func probe(at i: Int) -> OrderedIndexProbe {
+        OrderedIndexProbe(kind: kinds[i], payload: payloads[i], id: ids[i], text: text(at: i))
+    }
+
+    /// Compares entry `i`'s value with `probe`'s value.
+    @inline(__always) func compareValue(at i: Int, to probe: OrderedIndexProbe) -> Int {
+        if let order = OrderedIndexOrder.compareUnlessBothText(kinds[i], payloads[i], probe.kind, probe.payload) {
+            return order
+        }
+        return OrderedIndexOrder.compareBytes(text(at: i), probe.text)
+    }
+
+    /// Compares entry `i` with `probe`: value, then id.
+    @inline(__always) func compare(at i: Int, to probe: OrderedIndexProbe) -> Int {
+        let order = compareValue(at: i, to: probe)
+        return order != 0 ? order : OrderedIndexOrder.compareIntegers(ids[i], probe.id)
+    }
+
+    /// Compares entry `i` with entry `j` of `other`: value, then id.
+    func compare(at i: Int, with other: OrderedIndexBlock, at j: Int) -> Int {
+        compare(at: i, to: other.probe(at: j))
+    }
+
+    /// The number of entries before `probe` (`inclusive`: at or before it), by binary search.
+    func countBefore(_ probe: OrderedIndexProbe, inclusive: Bool) -> Int {
+        var low = 0
+        var high = count
+        let limit = inclusive ? 0 : -1
+        while low < high {
+            let middle = (low + high) >> 1
+            if compare(at: middle, to: probe) <= limit {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    /// Entry `i` as an owned key.
+    func key(at i: Int) -> OrderedIndexKey {
+        OrderedIndexKey(probe(at: i))
+    }
+
+    /// Entry `i`'s value.
+    func value(at i: Int) -> IndexValue {
+        let payload = payloads[i]
+        switch kinds[i] {
+        case OrderedIndexTag.integer:
+            return .integer(Int64(bitPattern: payload))
+        case OrderedIndexTag.double:
+            return .double(Double(bitPattern: payload))
+        case OrderedIndexTag.text:
+            return .text(String(decoding: text(at: i).assumingMemoryBound(to: UInt8.self), as: UTF8.self))
+        default:
+            return .null
+        }
+    }
+
+    func entry(at i: Int) -> IndexEntry {
+        IndexEntry(value: value(at: i), id: ids[i])
+    }
+}

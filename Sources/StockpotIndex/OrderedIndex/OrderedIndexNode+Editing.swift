@@ -1,0 +1,149 @@
+// Editing an ordered-index node in place: inserting, removing and copying entries (with their
+// text), and a branch's children with their counts and cached block addresses.
+
+extension OrderedIndexNode {
+    // MARK: - Entries
+
+    /// Inserts `probe` before entry `index`. The subtree count is the caller's to update.
+    ///
+    /// - Precondition: A free slot (programmer error); `probe`'s text is not in this node.
+    func insertEntry(_ probe: OrderedIndexProbe, at index: Int) {
+        let count = block.count
+        precondition(count < block.slotCapacity && index <= count, "OrderedIndex: no slot for an entry")
+        let isText = probe.kind == OrderedIndexTag.text
+        let span = isText ? appendText(probe.text) : 0
+        let tail = count - index
+        if tail > 0 {
+            Self.move(block.payloads + index, to: block.payloads + index + 1, count: tail)
+            Self.move(block.ids + index, to: block.ids + index + 1, count: tail)
+            Self.move(block.kinds + index, to: block.kinds + index + 1, count: tail)
+            if block.textStore != nil { Self.move(block.spans + index, to: block.spans + index + 1, count: tail) }
+        }
+        block.payloads[index] = probe.payload
+        block.ids[index] = probe.id
+        block.kinds[index] = probe.kind
+        if isText { block.spans[index] = span }
+        block.count = count + 1
+    }
+
+    /// Appends one entry from raw fields (a text's payload is its prefix; its bytes are copied).
+    func appendEntry(kind: UInt8, payload: UInt64, id: Int64, text: UnsafeRawBufferPointer) {
+        insertEntry(OrderedIndexProbe(kind: kind, payload: payload, id: id, text: text), at: block.count)
+    }
+
+    /// Removes entries `range`; later ones move down. The subtree count is the caller's.
+    func removeEntries(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let count = block.count
+        var dead = 0
+        for i in range where block.kinds[i] == OrderedIndexTag.text {
+            dead += OrderedIndexBlock.textSpan(block.spans[i]).length
+        }
+        let tail = count - range.upperBound
+        if tail > 0 {
+            Self.move(block.payloads + range.upperBound, to: block.payloads + range.lowerBound, count: tail)
+            Self.move(block.ids + range.upperBound, to: block.ids + range.lowerBound, count: tail)
+            Self.move(block.kinds + range.upperBound, to: block.kinds + range.lowerBound, count: tail)
+            if block.textStore != nil {
+                Self.move(block.spans + range.upperBound, to: block.spans + range.lowerBound, count: tail)
+            }
+        }
+        block.count = count - range.count
+        releaseText(dead)
+    }
+
+    /// Appends entries `range` of `source` (another node's block), copying their text.
+    ///
+    /// - Precondition: Free slots for them (programmer error).
+    func appendEntries(from source: OrderedIndexBlock, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let start = block.count
+        precondition(start + range.count <= block.slotCapacity, "OrderedIndex: no slots for entries")
+        (block.ids + start).update(from: source.ids + range.lowerBound, count: range.count)
+        (block.kinds + start).update(from: source.kinds + range.lowerBound, count: range.count)
+        (block.payloads + start).update(from: source.payloads + range.lowerBound, count: range.count)
+        if source.textStore != nil {
+            for j in 0..<range.count where source.kinds[range.lowerBound + j] == OrderedIndexTag.text {
+                let span = appendText(source.text(at: range.lowerBound + j))
+                block.spans[start + j] = span
+            }
+        }
+        block.count = start + range.count
+    }
+
+    /// Moves `count` trivial values (regions may overlap).
+    @inline(__always)
+    private static func move<T>(_ from: UnsafeMutablePointer<T>, to: UnsafeMutablePointer<T>, count: Int) {
+        UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: count * MemoryLayout<T>.stride)
+    }
+
+    // MARK: - Children
+
+    /// Child `index`, first replaced by a copy when another tree shares it, so the caller may
+    /// mutate it.
+    func uniqueChild(at index: Int) -> OrderedIndexNode {
+        let children = block.children
+        if !isKnownUniquelyReferenced(&children[index]) {
+            children[index] = OrderedIndexNode(copying: children[index])
+            block.childBlocks[index] = children[index].block.base
+        }
+        return children[index]
+    }
+
+    /// Inserts `child` before child `index`, with its count.
+    ///
+    /// - Precondition: Room for it (programmer error).
+    func insertChild(_ child: OrderedIndexNode, at index: Int) {
+        let count = block.childCount
+        precondition(count <= block.slotCapacity && index <= count, "OrderedIndex: no room for a child")
+        let tail = count - index
+        if tail > 0 {
+            Self.move(block.childCounts + index, to: block.childCounts + index + 1, count: tail)
+            (block.children + index + 1).moveInitialize(from: block.children + index, count: tail)
+            Self.move(block.childBlocks + index, to: block.childBlocks + index + 1, count: tail)
+        }
+        (block.children + index).initialize(to: child)
+        block.childBlocks[index] = child.block.base
+        block.childCounts[index] = child.count
+        block.childCount = count + 1
+    }
+
+    /// Removes (releases) child `index`.
+    func removeChild(at index: Int) {
+        let count = block.childCount
+        (block.children + index).deinitialize(count: 1)
+        let tail = count - index - 1
+        if tail > 0 {
+            Self.move(block.childCounts + index + 1, to: block.childCounts + index, count: tail)
+            (block.children + index).moveInitialize(from: block.children + index + 1, count: tail)
+            Self.move(block.childBlocks + index + 1, to: block.childBlocks + index, count: tail)
+        }
+        block.childCount = count - 1
+    }
+
+    /// Replaces child `index` with `child` (releasing the old one) and records its count.
+    func replaceChild(at index: Int, with child: OrderedIndexNode) {
+        block.children[index] = child
+        block.childBlocks[index] = child.block.base
+        block.childCounts[index] = child.count
+    }
+
+    /// Appends children `range` of `source` (sharing them) with their counts.
+    func appendChildren(from source: OrderedIndexBlock, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let start = block.childCount
+        precondition(start + range.count <= block.slotCapacity + 1, "OrderedIndex: no room for children")
+        (block.children + start).initialize(from: source.children + range.lowerBound, count: range.count)
+        (block.childBlocks + start).update(from: source.childBlocks + range.lowerBound, count: range.count)
+        (block.childCounts + start).update(from: source.childCounts + range.lowerBound, count: range.count)
+        block.childCount = start + range.count
+    }
+
+    /// Releases children `keep...`, keeping the first `keep`.
+    func truncateChildren(to keep: Int) {
+        let count = block.childCount
+        guard count > keep else { return }
+        (block.children + keep).deinitialize(count: count - keep)
+        block.childCount = keep
+    }
+}

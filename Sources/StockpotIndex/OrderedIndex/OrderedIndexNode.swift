@@ -1,0 +1,168 @@
+// A node of the ordered index's copy-on-write B+tree: the object that owns one fixed-size block
+// (layout in OrderedIndexBlock.swift) and its text store. Editing entries and children is in
+// OrderedIndexNode+Editing.swift.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A leaf (sorted entries) or a branch (separators and children) of an ``OrderedIndex``: the
+/// owner of an ``OrderedIndexBlock`` and of the block's text store.
+///
+/// A leaf's block has one slot per entry it may hold; a branch's has `branchCapacity` slots
+/// (one more separator than it holds at rest, so it can take a child before splitting) and
+/// room for one child more than that.
+///
+/// Thread safety: a node is mutated only through an ``OrderedIndex`` that holds the sole
+/// reference to it (checked with `isKnownUniquelyReferenced`); shared nodes are read-only.
+// @unchecked Sendable: nodes are never mutated once shared (copy-on-write checks uniqueness).
+final class OrderedIndexNode: @unchecked Sendable {
+    /// The node's block; it never moves.
+    let block: OrderedIndexBlock
+
+    /// An empty leaf or branch with `slots` slots.
+    init(isLeaf: Bool, slots: Int) {
+        block = OrderedIndexBlock(Self.allocate(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf)))
+        block.base.initializeMemory(as: UInt8.self, repeating: 0, count: OrderedIndexBlock.headerSize)
+        block.slotCapacity = slots
+        block.isLeaf = isLeaf
+        let columns = block.base + OrderedIndexBlock.headerSize
+        columns.bindMemory(to: UInt64.self, capacity: slots)
+        (columns + 8 * slots).bindMemory(to: Int64.self, capacity: slots)
+        (columns + 16 * slots).bindMemory(to: UInt8.self, capacity: OrderedIndexBlock.kindsSize(slots))
+        if !isLeaf {
+            let area = block.childArea
+            area.bindMemory(to: Int.self, capacity: slots + 1)
+            (area + 8 * (slots + 1)).bindMemory(to: OrderedIndexNode.self, capacity: slots + 1)
+            (area + 16 * (slots + 1)).bindMemory(to: UnsafeMutableRawPointer.self, capacity: slots + 1)
+        }
+    }
+
+    /// A copy of `other` with the same capacity, sharing its children (for copy-on-write); the
+    /// copy's arena holds only live text.
+    convenience init(copying other: OrderedIndexNode) {
+        let source = other.block
+        self.init(isLeaf: source.isLeaf, slots: source.slotCapacity)
+        block.count = 0
+        block.childCount = 0
+        block.appendHint = source.appendHint
+        appendEntries(from: source, 0..<source.count)
+        if !source.isLeaf {
+            appendChildren(from: source, 0..<source.childCount)
+        }
+        block.subtreeCount = source.subtreeCount
+    }
+
+    deinit {
+        if !block.isLeaf {
+            block.children.deinitialize(count: block.childCount)
+        }
+        free(block.textStore)
+        free(block.base)
+    }
+
+    static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
+        guard let pointer = malloc(max(byteCount, 1)) else {
+            fatalError("OrderedIndex: out of memory allocating \(byteCount) bytes")
+        }
+        return pointer
+    }
+
+    // MARK: - Forwarded reads
+
+    @inline(__always) var isLeaf: Bool { block.isLeaf }
+    /// Entries under this node.
+    @inline(__always) var count: Int { block.subtreeCount }
+    @inline(__always) var childCount: Int { block.childCount }
+    @inline(__always) func child(at i: Int) -> OrderedIndexNode { block.children[i] }
+
+    // MARK: - Text store
+
+    /// Copies `text` to the end of the arena (making the text store on first use) and returns
+    /// its span (offset << 32 | length); the caller stores the span in its slot.
+    ///
+    /// - Precondition: The node's text stays under 2 GiB (programmer error).
+    func appendText(_ text: UnsafeRawBufferPointer) -> UInt64 {
+        let used = block.arenaUsed
+        let needed = used + text.count
+        precondition(needed <= Int(Int32.max), "OrderedIndex: a node's text passed 2 GiB")
+        if block.textStore == nil || needed > block.arenaCapacity {
+            let grown = max(needed, block.arenaCapacity + block.arenaCapacity / 2, 32)
+            resizeTextStore(arenaCapacity: min(Int(Int32.max), grown))
+        }
+        if let source = text.baseAddress, !text.isEmpty {
+            (block.arena + used).copyMemory(from: source, byteCount: text.count)
+        }
+        block.arenaUsed = needed
+        return UInt64(used) << 32 | UInt64(text.count)
+    }
+
+    /// Notes that `byteCount` arena bytes lost their entry; compacts the arena when over half
+    /// of it is dead.
+    func releaseText(_ byteCount: Int) {
+        guard byteCount > 0 else { return }
+        block.deadBytes += byteCount
+        let dead = block.deadBytes
+        if dead == block.arenaUsed || (dead >= 64 && dead * 2 > block.arenaUsed) {
+            compactTextStore()
+        }
+    }
+
+    private func resizeTextStore(arenaCapacity: Int) {
+        let spansSize = 8 * block.slotCapacity
+        guard let store = realloc(block.textStore, spansSize + arenaCapacity) else {
+            fatalError("OrderedIndex: out of memory growing a text arena to \(arenaCapacity) bytes")
+        }
+        Self.bindTextStore(store, slots: block.slotCapacity, arenaCapacity: arenaCapacity)
+        block.textStore = store
+        block.arenaCapacity = arenaCapacity
+    }
+
+    private static func bindTextStore(_ store: UnsafeMutableRawPointer, slots: Int, arenaCapacity: Int) {
+        store.bindMemory(to: UInt64.self, capacity: slots)
+        (store + 8 * slots).bindMemory(to: UInt8.self, capacity: arenaCapacity)
+    }
+
+    /// Rewrites the arena with only live text, in entry order, fitted to it; frees the store
+    /// when no text entry is left.
+    private func compactTextStore() {
+        guard let old = block.textStore else { return }
+        let (slots, kinds) = (block.slotCapacity, block.kinds)
+        let oldSpans = old.assumingMemoryBound(to: UInt64.self)
+        var live = 0
+        var texts = 0
+        for i in 0..<block.count where kinds[i] == OrderedIndexTag.text {
+            live += OrderedIndexBlock.textSpan(oldSpans[i]).length
+            texts += 1
+        }
+        var fresh: UnsafeMutableRawPointer?
+        var used = 0
+        if texts > 0 {
+            let store = Self.allocate(8 * slots + live)
+            Self.bindTextStore(store, slots: slots, arenaCapacity: live)
+            let spans = store.assumingMemoryBound(to: UInt64.self)
+            for i in 0..<block.count where kinds[i] == OrderedIndexTag.text {
+                let (offset, length) = OrderedIndexBlock.textSpan(oldSpans[i])
+                if length > 0 {
+                    (store + 8 * slots + used).copyMemory(from: old + 8 * slots + offset, byteCount: length)
+                }
+                spans[i] = UInt64(used) << 32 | UInt64(length)
+                used += length
+            }
+            fresh = store
+        }
+        free(old)
+        block.textStore = fresh
+        (block.arenaUsed, block.arenaCapacity, block.deadBytes) = (used, fresh == nil ? 0 : live, 0)
+    }
+
+    // MARK: - Memory
+
+    /// Bytes this node takes from the allocator: the object, its block and its text store.
+    var allocatedBytes: Int {
+        let slots = block.slotCapacity
+        return OrderedIndex.mallocChunk(24) + OrderedIndex.mallocChunk(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf))
+            + (block.textStore == nil ? 0 : OrderedIndex.mallocChunk(8 * slots + block.arenaCapacity))
+    }
+}

@@ -1,0 +1,99 @@
+// A bounds-checked cursor over ordered-index snapshot bytes (format in OrderedIndex+Snapshot.swift):
+// bytes, LEB128 varints, little-endian doubles and UTF-8 validation; every failure throws.
+
+/// Reads snapshot fields front to back; `read*` advances. Never reads past the buffer.
+struct OrderedIndexSnapshotReader {
+    let bytes: UnsafeRawBufferPointer
+    private(set) var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    var remaining: Int { bytes.count - offset }
+
+    private func truncated(_ what: String) -> IndexSnapshotError {
+        IndexSnapshotError(.truncated, "the bytes end inside \(what)", offset: offset)
+    }
+
+    mutating func readByte(_ what: String) throws(IndexSnapshotError) -> UInt8 {
+        guard offset < bytes.count else { throw truncated(what) }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// An unsigned LEB128 varint: 7 bits a byte, low bits first, at most 10 bytes.
+    mutating func readUnsignedVarint(_ what: String) throws(IndexSnapshotError) -> UInt64 {
+        let start = offset
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try readByte(what)
+            if shift == 63 && byte > 1 {
+                throw IndexSnapshotError(.invalidVarint, "\(what) overflows 64 bits", offset: start)
+            }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+    }
+
+    /// A zigzag-encoded signed varint (0, -1, 1, -2 ... as 0, 1, 2, 3 ...).
+    mutating func readSignedVarint(_ what: String) throws(IndexSnapshotError) -> Int64 {
+        let raw = try readUnsignedVarint(what)
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    /// Eight bytes, little-endian.
+    mutating func readUInt64LittleEndian(_ what: String) throws(IndexSnapshotError) -> UInt64 {
+        guard remaining >= 8 else { throw truncated(what) }
+        defer { offset += 8 }
+        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// `count` bytes, which must be well-formed UTF-8; valid while `bytes` is.
+    mutating func readUTF8(count: Int, _ what: String) throws(IndexSnapshotError) -> UnsafeRawBufferPointer {
+        guard count <= remaining else { throw truncated(what) }
+        let text = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+        if let bad = Self.firstInvalidUTF8(text) {
+            throw IndexSnapshotError(.invalidText, "\(what) is not UTF-8", offset: offset + bad)
+        }
+        offset += count
+        return text
+    }
+
+    /// The offset of the first byte that starts no well-formed UTF-8 sequence (Unicode table
+    /// 3-7: no overlongs, surrogates or values past U+10FFFF), or `nil`.
+    static func firstInvalidUTF8(_ text: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let end = text.count
+        while i < end {
+            let lead = text[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            let length: Int
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return i
+            }
+            guard end - i >= length else { return i }
+            let second = text[i + 1]
+            guard second >= low && second <= high else { return i }
+            for j in 2..<length where text[i + j] & 0xC0 != 0x80 {
+                return i
+            }
+            i += length
+        }
+        return nil
+    }
+}

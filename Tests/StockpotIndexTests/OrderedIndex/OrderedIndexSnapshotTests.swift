@@ -1,0 +1,129 @@
+// The ordered index's snapshot bytes: golden bytes pin the format, round trips keep every
+// entry exactly, and damaged bytes (truncated, flipped, garbage, seeded) throw and never trap.
+import Testing
+import StockpotIndex
+import StockpotJSON
+
+@Suite struct OrderedIndexSnapshotTests {
+    typealias T = OrderedIndexTesting
+
+    static func read(_ bytes: [UInt8]) throws(IndexSnapshotError) -> OrderedIndex {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(IndexSnapshotError) -> OrderedIndex in try OrderedIndex(deserializing: buffer) }
+        }
+        return try result.get()
+    }
+
+    static func code(_ bytes: [UInt8]) -> IndexSnapshotError.Code? {
+        do {
+            _ = try read(bytes)
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test func goldenBytes() throws {
+        var index = OrderedIndex()
+        index.insert(.text("é"), id: 7)
+        index.insert(.null, id: 5)
+        #expect(index.serialized() == [0x01, 0x02, 0x00, 0x0A, 0x03, 0x02, 0xC3, 0xA9, 0x04])
+        index.insert(.integer(-3), id: 1)
+        index.insert(.double(-0.0), id: 300)
+        // (null, 5) (-3, 1) (-0.0, 300) ("é", 7)
+        #expect(index.serialized() == [
+            0x01, 0x04,
+            0x00, 0x0A,
+            0x01, 0x05, 0x07,
+            0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0xD6, 0x04,
+            0x03, 0x02, 0xC3, 0xA9, 0xC9, 0x04,
+        ])
+        #expect(OrderedIndex().serialized() == [0x01, 0x00])
+        #expect(try Self.read([0x01, 0x00]).count == 0)
+    }
+
+    @Test(arguments: [UInt64(41), 42, 43])
+    func roundTripsKeepEveryEntryExactly(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var index = OrderedIndex(leafCapacity: 5, branchCapacity: 4)
+        for _ in 0..<3_000 {
+            index.insert(T.value(&random), id: Int64(bitPattern: random.next() >> UInt64(random.below(64))))
+        }
+        let bytes = index.serialized()
+        let restored = try Self.read(bytes)
+        try T.requireSame(T.entries(restored), T.entries(index), "seed \(seed)")
+        #expect(restored.invariantViolation() == nil, "seed \(seed)")
+        #expect(restored.serialized() == bytes, "seed \(seed)")
+    }
+
+    @Test(arguments: [
+        // (bytes, the error's code)
+        ([UInt8](), IndexSnapshotError.Code.truncated),
+        ([0x02, 0x00], .unsupportedVersion),
+        ([0x01], .truncated),
+        ([0x01, 0x01, 0x04, 0x02], .invalidTag),
+        ([0x01, 0x01, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0x02], .invalidVarint),
+        ([0x01, 0x01, 0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x02], .invalidVarint),
+        ([0x01, 0x01, 0x03, 0x02, 0xC0, 0x80, 0x02], .invalidText),  // overlong
+        ([0x01, 0x01, 0x03, 0x03, 0xED, 0xA0, 0x80, 0x02], .invalidText),  // surrogate
+        ([0x01, 0x01, 0x03, 0x04, 0xF4, 0x90, 0x80, 0x80, 0x02], .invalidText),  // past U+10FFFF
+        ([0x01, 0x01, 0x03, 0x01, 0xE6, 0x02], .invalidText),  // cut sequence
+        ([0x01, 0x01, 0x03, 0x09, 0x61, 0x02], .truncated),
+        ([0x01, 0x02, 0x01, 0x04, 0x02, 0x01, 0x02, 0x02], .outOfOrder),  // 2 then 1
+        ([0x01, 0x02, 0x01, 0x02, 0x02, 0x02, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0x00], .outOfOrder),  // (1, 1) then (1.0, 1)
+        ([0x01, 0x02, 0x03, 0x00, 0x02, 0x00, 0x02], .outOfOrder),  // text then null
+        ([0x01, 0x02, 0x00, 0x02, 0x00, 0x01], .outOfOrder),  // ids 1 then 0
+        ([0x01, 0x05, 0x00, 0x02, 0x00, 0x04], .countMismatch),  // 5 entries cannot fit
+        ([0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], .countMismatch),
+        ([0x01, 0x01, 0x00, 0x02, 0x00], .countMismatch),  // a byte left over
+        ([0x01, 0x02, 0x03, 0x01, 0x61, 0x02, 0x00], .truncated),
+        ([0x01, 0x01, 0x02, 0x00, 0x00, 0x00, 0x02], .truncated),
+    ])
+    func malformedBytesThrowTheirCode(bytes: [UInt8], code: IndexSnapshotError.Code) {
+        #expect(Self.code(bytes) == code, "bytes \(bytes)")
+    }
+
+    static func sample(_ seed: UInt64, count: Int) -> [UInt8] {
+        var random = SplitMix64(seed: seed)
+        var index = OrderedIndex()
+        while index.count < count { index.insert(T.value(&random), id: Int64(random.below(500) + 1)) }
+        return index.serialized()
+    }
+
+    @Test func everyTruncationThrows() {
+        let bytes = Self.sample(51, count: 300)
+        for length in 0..<bytes.count {
+            #expect(Self.code(Array(bytes[..<length])) != nil, "seed 51 length \(length)")
+        }
+    }
+
+    @Test(arguments: [UInt64(61), 62, 63, 64])
+    func damagedBytesThrowOrReadAsASoundIndex(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let original = Self.sample(seed, count: 200)
+        for trial in 0..<1_500 {
+            var bytes: [UInt8]
+            switch trial % 3 {
+            case 0:  // flipped bits
+                bytes = original
+                for _ in 0..<(random.below(3) + 1) {
+                    bytes[random.below(bytes.count)] ^= UInt8(1 << random.below(8))
+                }
+            case 1:  // garbage after a valid header, biased to small tags
+                bytes = [0x01, UInt8(random.below(40))]
+                for _ in 0..<random.below(60) {
+                    bytes.append(random.chance(50) ? UInt8(random.below(5)) : UInt8(truncatingIfNeeded: random.next()))
+                }
+            default:  // garbage
+                bytes = (0..<random.below(40)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            }
+            do {
+                let index = try Self.read(bytes)
+                #expect(index.invariantViolation() == nil, "seed \(seed) trial \(trial)")
+                #expect(T.entries(index).count == index.count, "seed \(seed) trial \(trial)")
+            } catch {
+                #expect(!error.message.isEmpty && error.offset <= bytes.count, "seed \(seed) trial \(trial)")
+            }
+        }
+    }
+}
