@@ -21,7 +21,7 @@ if options.showHelp {
 }
 if options.listWorkloads {
     for workload in WorkloadCatalog.all() {
-        print(workload.name.padding(toLength: 16, withPad: " ", startingAt: 0) + workload.summary)
+        print(workload.name.padding(toLength: 22, withPad: " ", startingAt: 0) + workload.summary)
     }
     exit(0)
 }

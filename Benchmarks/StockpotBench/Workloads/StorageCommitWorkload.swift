@@ -1,7 +1,6 @@
-// storage.commit: one writer committing one ~1 KB put per batch with durability .full, each
-// commit timed, against the machine's own floor: pwrite of 1 KB at the end of a file in the
-// same directory plus fsync, as many times. Median us/op; ratio = fsync / commit, so a ratio
-// of at least 0.91 means "within 10% of fsync", the target.
+// storage.commit: single-put commits with durability .full, each timed, against pwrite of
+// 1 KB plus fsync of a file in the same directory. Median us/op; ratio = fsync / commit
+// (at least 0.91 is "within 10% of fsync", the target).
 
 import Foundation  // String(format:)
 import StockpotStorage
@@ -60,6 +59,6 @@ struct StorageCommitWorkload: Workload {
             workload: name, unit: .microsecondsPerOperation, stockpot: commit, baseline: sync,
             baselineName: "pwrite + fsync",
             note: StorageTarget.note("within 10% of fsync", met: ratio >= Self.targetRatio)
-                + String(format: "; means %.0f vs %.0f us, %d commits", mean(commits), mean(syncs), commits.count))
+                + String(format: "; means %.0f vs %.0f us, %ld commits", mean(commits), mean(syncs), commits.count))
     }
 }

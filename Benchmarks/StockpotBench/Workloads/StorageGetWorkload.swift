@@ -27,10 +27,13 @@ struct StorageGetWorkload: Workload {
         try loader.close()
         let engine = try StorageEngine.open(directory: storePath)
         defer { try? engine.close() }
+        do {
+            let loader = try SQLiteKeyValueTable(path: directory.file("kv.db"), synchronous: "OFF")
+            try loader.put(keys: keys, values: values, batchSize: StorageLoad.batchSize)
+        }
         let table = try SQLiteKeyValueTable(path: directory.file("kv.db"), synchronous: "OFF")
-        try table.put(keys: keys, values: values, batchSize: StorageLoad.batchSize)
-        try StorageLoad.check(
-            name, engine: engine, table: table, keys: keys, values: values, sample: lookups.prefix(200))
+        try StorageLoad.check(name, engine: engine, keys: keys, values: values, sample: lookups.prefix(200))
+        try StorageLoad.check(name, table: table, keys: keys, values: values, sample: lookups.prefix(200))
 
         let overhead = MonotonicClock.readingOverhead()
         let stockpot = try Stopwatch.medianOfMeasured(runs: context.options.runs) {

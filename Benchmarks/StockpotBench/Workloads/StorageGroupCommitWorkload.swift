@@ -40,7 +40,7 @@ struct StorageGroupCommitWorkload: Workload {
             workload: name, unit: .commitsPerSecond, stockpot: double, baseline: single,
             baselineName: "1 committer",
             note: StorageTarget.note(">= \(Self.targetRatio)x", met: double / single >= Self.targetRatio)
-                + String(format: "; %d commits per committer per round, %d rounds", Self.commitsPerCommitter, one.count))
+                + String(format: "; %ld commits per committer per round, %ld rounds", Self.commitsPerCommitter, one.count))
     }
 
     /// Runs `committers` threads, each making `commits` single-put commits on keys of its own,

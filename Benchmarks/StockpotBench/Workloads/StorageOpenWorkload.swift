@@ -1,8 +1,6 @@
-// storage.open: a store of the corpus (or of --open-bytes of input, the corpus repeated under
-// new keys) with no snapshot, reopened with a full replay: StorageEngine.open plus recover
-// consuming every value, against opening SQLite and reading every row of SELECT k, v FROM kv.
-// MB/s of Stockpot's segment bytes on disk for both sides, so the ratio is the time ratio.
-// Target: at least 500 MB/s (on a 1 GB log).
+// storage.open: open a store that never saved a snapshot and replay every value (recover),
+// against opening SQLite and reading every row. MB/s of Stockpot's segment bytes for both
+// sides, so the ratio is the time ratio; target at least 500 MB/s on a 1 GB log.
 
 import Foundation  // String(format:)
 import StockpotStorage
@@ -39,7 +37,7 @@ struct StorageOpenWorkload: Workload {
         let sqliteBytes = FileSize.of(databasePath) + FileSize.of(databasePath + "-wal")
         context.progress(
             "storage.open: \(count) entries, \(inputBytes) value bytes; Stockpot segments \(segmentBytes) bytes "
-                + String(format: "(built in %.2f s), SQLite %d bytes (built in %.2f s)", build, sqliteBytes, buildSQLite))
+                + String(format: "(built in %.2f s), SQLite %ld bytes (built in %.2f s)", build, sqliteBytes, buildSQLite))
 
         let stockpot = try Stopwatch.medianOfMeasured(runs: context.options.runs) {
             var replayed = 0

@@ -15,6 +15,7 @@ struct StoragePutWorkload: Workload {
         let keys = context.storageKeys
         let values = context.storageValues
         let megabytes = context.corpusMegabytes
+        let sample = stride(from: 0, to: keys.count, by: max(1, keys.count / 100))
         var segmentBytes = 0
         var dictionaryBytes = 0
 
@@ -27,9 +28,7 @@ struct StoragePutWorkload: Workload {
             let seconds = try StorageLoad.seconds {
                 try StorageLoad.put(into: engine, keys: keys, values: values)
             }
-            try StorageLoad.check(
-                name, engine: engine, table: nil, keys: keys, values: values,
-                sample: stride(from: 0, to: keys.count, by: max(1, keys.count / 100)))
+            try StorageLoad.check(name, engine: engine, keys: keys, values: values, sample: sample)
             try engine.close()
             segmentBytes = FileSize.total(in: directory.path, withSuffix: ".seg")
             dictionaryBytes = FileSize.total(in: directory.path, withSuffix: ".dict")
@@ -39,9 +38,11 @@ struct StoragePutWorkload: Workload {
             let directory = try ScratchDirectory(label: "put-sqlite")
             defer { directory.remove() }
             let table = try SQLiteKeyValueTable(path: directory.file("kv.db"), synchronous: "OFF")
-            return try StorageLoad.seconds {
+            let seconds = try StorageLoad.seconds {
                 try table.put(keys: keys, values: values, batchSize: StorageLoad.batchSize)
             }
+            try StorageLoad.check(name, table: table, keys: keys, values: values, sample: sample)
+            return seconds
         }
         context.progress(
             "storage.put: segments \(segmentBytes) bytes for \(context.corpus.totalBytes) value bytes "

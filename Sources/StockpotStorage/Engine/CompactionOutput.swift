@@ -77,6 +77,9 @@ struct CompactionOutput {
         let handle = try engine.fileSystem.openFile(path, mode: .createNew)
         file = SegmentFile(number: number, path: path, handle: handle)
         buffer = SegmentFormat.header(fileNumber: number)
+        // Records are appended one by one and flushed every MiB: without room reserved, each
+        // append would reallocate and copy the buffer.
+        buffer.reserveCapacity(2 << 20)
         end = 0
         hints = []
         minSequence = .max

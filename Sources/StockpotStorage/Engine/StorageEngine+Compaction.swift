@@ -12,9 +12,13 @@ public struct CompactionReport: Sendable {
     public var segmentsWritten = 0
     /// Live records copied.
     public var recordsCopied = 0
-    /// Segment bytes before and after.
+    /// Segment bytes before the compaction (of the segments replaced).
     public var bytesBefore = 0
+    /// Segment bytes after it (of the segments written).
     public var bytesAfter = 0
+
+    /// An empty report.
+    public init() {}
 }
 
 /// What compaction needs from the writer's state, taken under the lock.
