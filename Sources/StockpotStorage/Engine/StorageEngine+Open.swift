@@ -68,7 +68,7 @@ struct StoreOpener {
         var dictionaries: [UInt16: LZ4Dictionary] = [:]
         for entry in manifest.dictionaries {
             let name = FileNames.name(.dictionary, entry.fileNumber)
-            let bytes = try readWhole(name, mustExist: true)
+            let bytes = try readWhole(name)
             let decoded = try bytes.withBytes { (raw) throws(StorageError) in
                 try DictionaryFormat.decode(raw, file: path(name))
             }
@@ -141,7 +141,7 @@ struct StoreOpener {
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
-    private func readWhole(_ name: String, mustExist: Bool = true) throws(StorageError) -> [UInt8] {
+    private func readWhole(_ name: String) throws(StorageError) -> [UInt8] {
         let handle: any FileHandle
         do throws(StorageError) {
             handle = try fileSystem.openFile(path(name), mode: .readOnly)

@@ -121,13 +121,16 @@ extension StorageEngine {
     private func makeRecords(_ batch: WriteBatch, state: inout WriterState) throws(StorageError) -> [PendingRecord] {
         var records: [PendingRecord] = []
         var sequence = state.nextSequence
+        // Only a delete needs to know whether its key has a value at that point of the batch;
+        // a batch of puts (the ingestion case) hashes no keys.
+        let hasDeletes = batch.operations.contains { if case .delete = $0 { true } else { false } }
         var hasValueInBatch: [[UInt8]: Bool] = [:]
         for operation in batch.operations {
             switch operation {
             case .put(let key, let value):
                 let (header, stored) = try encodeValue(value, key: key, sequence: sequence, state: &state)
                 records.append(PendingRecord(key: key, header: header, stored: stored))
-                hasValueInBatch[key] = true
+                if hasDeletes { hasValueInBatch[key] = true }
             case .delete(let key):
                 let hasValue = hasValueInBatch[key] ?? (state.keys.location(for: key) != nil)
                 guard hasValue else { continue }
