@@ -129,6 +129,14 @@ public final class Store: Sendable {
         }
     }
 
+    /// Publishes the engine's newest view with the same indexes, so that readers stop holding
+    /// files a compaction replaced.
+    func refreshView() {
+        writer.withLock { _ in
+            published.withLock { $0.view = engine.view() }
+        }
+    }
+
     /// Saves the published state as the engine's snapshot. Called with the writer lock held.
     private func saveSnapshot() throws(StorageError) {
         let state = published.withLock { $0 }
