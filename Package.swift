@@ -62,8 +62,12 @@ let package = Package(
             name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite"],
             path: "Tests/StockpotIndexTests"),
         .testTarget(
-            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON"],
+            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StoreCrashWriter"],
             path: "Tests/StockpotTests"),
+        // The alterSoup crash test's child process.
+        .executableTarget(
+            name: "StoreCrashWriter", dependencies: ["Stockpot"],
+            path: "Tests/StoreCrashWriter"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
             path: "Tests/CLibrariesTests"),
