@@ -55,6 +55,10 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let limitExceeded = Code(rawValue: "limit_exceeded")
         /// Another process holds the store.
         public static let storeLocked = Code(rawValue: "store_locked")
+        /// The store was closed; open it again to go on.
+        public static let storeClosed = Code(rawValue: "store_closed")
+        /// A store name (under a `StoreDirectory`) is empty, too long or not a plain file name.
+        public static let invalidStoreName = Code(rawValue: "invalid_store_name")
         /// The file system failed.
         public static let ioError = Code(rawValue: "io_error")
         /// Stored bytes do not verify.
@@ -85,6 +89,7 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         case .storeLocked: code = .storeLocked
         case .corruption: code = .corruption
         case .limitExceeded: code = .limitExceeded
+        case .closed: code = .storeClosed
         case .invalidArgument: code = .internal
         default: code = .ioError
         }

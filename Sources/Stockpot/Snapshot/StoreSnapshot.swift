@@ -1,0 +1,115 @@
+// The store's snapshot state (docs/format/store-snapshot.md): the catalog and every soup's
+// serialized indexes, handed to the engine as one byte string.
+
+import StockpotIndex
+
+/// Encoding and decoding of a store state's snapshot bytes.
+enum StoreSnapshot {
+    static let magic: [UInt8] = Array("SPSS".utf8)
+    static let version: UInt8 = 1
+
+    /// The snapshot bytes of `state`'s catalog and indexes.
+    static func encode(_ state: StoreState) -> [UInt8] {
+        var out = magic
+        out.append(version)
+        appendUInt32(state.nextSoupID, to: &out)
+        appendUInt32(UInt32(state.soups.count), to: &out)
+        for id in state.soups.keys.sorted() {
+            let soup = state.soups[id]!
+            appendBlock(soup.record.encoded(), to: &out)
+            appendBlock(soup.entryIDs.serialized(), to: &out)
+            appendUInt32(UInt32(soup.indexes.count), to: &out)
+            for index in soup.indexes {
+                out.append(index.kind.rawValue)
+                appendBlock(index.serialized(), to: &out)
+            }
+        }
+        return out
+    }
+
+    /// The catalog and indexes of snapshot bytes, without an engine view (the caller adds it).
+    ///
+    /// - Throws: `corruption` naming what does not decode.
+    static func decode(_ bytes: [UInt8]) throws(StockpotError) -> (nextSoupID: UInt32, soups: [SoupState]) {
+        var reader = SnapshotReader(bytes: bytes)
+        guard try reader.bytes(4) == magic[...] else { throw reader.failure("the magic number is wrong") }
+        guard try reader.byte() == version else { throw reader.failure("the format version is not 1") }
+        let nextSoupID = try reader.uint32()
+        let soupCount = try reader.uint32()
+        var soups: [SoupState] = []
+        for _ in 0..<soupCount {
+            guard let record = SoupRecord(decoding: Array(try reader.block())) else {
+                throw reader.failure("a catalog record does not decode")
+            }
+            var soup = SoupState(record: record)
+            try reader.restore { (raw) throws(IndexSnapshotError) in soup.entryIDs = try OrderedIndex(deserializing: raw) }
+            guard try reader.uint32() == soup.indexes.count else {
+                throw reader.failure("soup \"\(record.name)\" has the wrong number of indexes")
+            }
+            for position in soup.indexes.indices {
+                guard try reader.byte() == soup.indexes[position].kind.rawValue else {
+                    throw reader.failure("an index of soup \"\(record.name)\" has the wrong kind")
+                }
+                try reader.restore { (raw) throws(IndexSnapshotError) in try soup.indexes[position].restore(from: raw) }
+            }
+            soups.append(soup)
+        }
+        guard reader.isAtEnd else { throw reader.failure("bytes follow the last soup") }
+        return (nextSoupID, soups)
+    }
+
+    private static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out += $0 }
+    }
+
+    private static func appendBlock(_ block: [UInt8], to out: inout [UInt8]) {
+        withUnsafeBytes(of: UInt64(block.count).littleEndian) { out += $0 }
+        out += block
+    }
+}
+
+/// A cursor over snapshot bytes; every read checks the length first.
+private struct SnapshotReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    func failure(_ what: String) -> StockpotError {
+        StockpotError(.corruption, "The store snapshot does not decode at byte \(offset): \(what).")
+    }
+
+    mutating func bytes(_ count: Int) throws(StockpotError) -> ArraySlice<UInt8> {
+        guard count >= 0, count <= bytes.count - offset else { throw failure("it ends early") }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    mutating func byte() throws(StockpotError) -> UInt8 {
+        try bytes(1).first!
+    }
+
+    mutating func uint32() throws(StockpotError) -> UInt32 {
+        try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    mutating func block() throws(StockpotError) -> ArraySlice<UInt8> {
+        let length = try bytes(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard length <= UInt64(bytes.count - offset) else { throw failure("a block is longer than what is left") }
+        return try bytes(Int(length))
+    }
+
+    /// Reads a block and hands it to `body` as raw bytes.
+    mutating func restore(_ body: (UnsafeRawBufferPointer) throws(IndexSnapshotError) -> Void) throws(StockpotError) {
+        let block = Array(try block())
+        var failure: IndexSnapshotError?
+        block.withUnsafeBytes { raw in
+            do throws(IndexSnapshotError) {
+                try body(raw)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw self.failure("an index does not decode (\(failure))") }
+    }
+}

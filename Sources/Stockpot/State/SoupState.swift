@@ -1,0 +1,98 @@
+// One soup in memory: its catalog record, the extractor for its indexed paths, the index of
+// its entry ids, and one index per spec (plus one full-text index over its full_text paths).
+
+import StockpotIndex
+import StockpotJSON
+
+/// A soup's in-memory state. A value with copy-on-write indexes: copying it is O(1).
+struct SoupState: Sendable {
+    var record: SoupRecord
+    /// Reads every spec's value from a document's bytes, in spec order.
+    let extractor: JSONFieldExtractor
+    /// Every entry id of the soup (value and id both the entry id): counts and id order.
+    var entryIDs = OrderedIndex()
+    /// `indexes[i]` is the ordered index of `record.specs[i]`; a full-text index over the
+    /// full_text specs follows when there are any.
+    var indexes: [any SoupIndex]
+
+    /// A soup with no entries.
+    init(record: SoupRecord) {
+        self.record = record
+        extractor = JSONFieldExtractor(fields: record.specs.map { IndexField(path: $0.jsonPath, type: $0.type) })
+        indexes = Self.emptyIndexes(for: record.specs)
+    }
+
+    /// One empty index per spec, then the full-text index when any spec is full_text.
+    static func emptyIndexes(for specs: [IndexSpec]) -> [any SoupIndex] {
+        var indexes: [any SoupIndex] = specs.enumerated().map { field, spec in
+            OrderedPathIndex(field: field, unique: spec.unique)
+        }
+        let fullTextFields = specs.indices.filter { specs[$0].type == .fullText }
+        if !fullTextFields.isEmpty { indexes.append(FullTextPathIndex(fields: fullTextFields)) }
+        return indexes
+    }
+
+    var id: UInt32 { record.id }
+    var name: String { record.name }
+    var count: Int { entryIDs.count }
+
+    /// Whether entry `id` exists.
+    func contains(_ id: Int64) -> Bool {
+        entryIDs.contains(.integer(id), id: id)
+    }
+
+    /// The position of the spec on `path` (compared by bytes), if the path is indexed.
+    func specIndex(forPath path: String) -> Int? {
+        record.specs.firstIndex { $0.path.utf8Equals(path) }
+    }
+
+    /// The ordered index of `path`, if the path is indexed.
+    func orderedIndex(forPath path: String) -> OrderedPathIndex? {
+        guard let position = specIndex(forPath: path) else { return nil }
+        return indexes[position] as? OrderedPathIndex
+    }
+
+    /// The full-text index, when the soup has full_text paths.
+    var fullTextIndex: FullTextPathIndex? {
+        indexes.last as? FullTextPathIndex
+    }
+
+    /// Every spec's value for the document `bytes`.
+    ///
+    /// - Throws: `corruption` when stored bytes are not a JSON document.
+    func indexedEntry(id: Int64, document bytes: [UInt8]) throws(StockpotError) -> IndexedEntry {
+        do {
+            let values = try bytes.withUnsafeBytes { (raw) throws(JSONError) in try extractor.indexValues(in: raw) }
+            return IndexedEntry(id: id, values: values)
+        } catch {
+            throw StockpotError(.corruption, "Entry \(id) of soup \"\(name)\" is not a readable JSON document: \(error).")
+        }
+    }
+
+    /// Adds an entry to every index.
+    mutating func insert(_ entry: IndexedEntry) {
+        entryIDs.insert(.integer(entry.id), id: entry.id)
+        for position in indexes.indices { indexes[position].insert(entry) }
+    }
+
+    /// Removes an entry from every index, given its values.
+    mutating func remove(_ entry: IndexedEntry) {
+        _ = entryIDs.remove(.integer(entry.id), id: entry.id)
+        for position in indexes.indices { indexes[position].remove(entry) }
+    }
+
+    /// The spec whose unique index refuses `entry`, if any (`entry.id`'s own current values
+    /// must already be removed).
+    func uniqueConflict(for entry: IndexedEntry) -> IndexSpec? {
+        for (position, spec) in record.specs.enumerated() where spec.unique {
+            if !indexes[position].admits(entry) { return spec }
+        }
+        return nil
+    }
+
+    /// Rebuilds every index from `entries` (all of the soup's entries, any order).
+    mutating func rebuild(from entries: [IndexedEntry]) {
+        entryIDs = OrderedIndex(entries: entries.map { IndexEntry(value: .integer($0.id), id: $0.id) })
+        for position in indexes.indices { indexes[position].build(from: entries) }
+    }
+}

@@ -1,0 +1,147 @@
+// Rebuilding the in-memory state at open (docs/store.md, "Snapshots and recovery"): the
+// newest snapshot's catalog and indexes, then the keys changed after it; soups without a
+// usable snapshot of their indexes are built from all their entries in bulk.
+
+import StockpotIndex
+import StockpotStorage
+
+/// What recovery collects while the engine replays.
+private struct RecoveryWork {
+    var state: StoreState
+    var hadSnapshot = false
+    /// Soups whose indexes are built from all their entries at the end.
+    var fullBuilds: Set<UInt32> = []
+    /// Without a snapshot, every entry arrives here, per soup.
+    var collected: [UInt32: [IndexedEntry]] = [:]
+    /// With a snapshot, the ids changed after it and their new values, per soup.
+    var changedIDs: [UInt32: Set<Int64>] = [:]
+    var changedEntries: [UInt32: [IndexedEntry]] = [:]
+}
+
+extension Store {
+    /// The store state the engine's snapshot and log describe.
+    ///
+    /// - Throws: `corruption` when a snapshot or record does not decode; `io_error`.
+    static func recoverState(_ engine: StorageEngine) throws(StockpotError) -> StoreState {
+        var work = RecoveryWork(state: StoreState(view: engine.view()))
+        do {
+            try engine.recover { event in
+                switch event {
+                case .snapshot(let bytes, _): try work.loadSnapshot(bytes)
+                case .put(let key, let value): try work.put(key, value)
+                case .delete(let key): work.delete(key)
+                }
+            }
+        } catch let error as StockpotError {
+            throw error
+        } catch let error as StorageError {
+            throw StockpotError(error)
+        } catch {
+            throw StockpotError(.internal, "Recovery failed: \(error).")
+        }
+        try work.finish()
+        return work.state
+    }
+}
+
+extension RecoveryWork {
+    mutating func loadSnapshot(_ bytes: [UInt8]) throws(StockpotError) {
+        let (nextSoupID, soups) = try StoreSnapshot.decode(bytes)
+        state.nextSoupID = nextSoupID
+        for soup in soups { state.put(soup) }
+        hadSnapshot = true
+    }
+
+    mutating func put(_ key: [UInt8], _ value: [UInt8]) throws(StockpotError) {
+        if key == StoreKeys.storeRecord {
+            guard let record = StoreRecord(decoding: value) else {
+                throw StockpotError(.corruption, "The store record does not decode.")
+            }
+            state.nextSoupID = max(state.nextSoupID, record.nextSoupID)
+        } else if let id = StoreKeys.soupID(ofCatalogKey: key) {
+            guard let record = SoupRecord(decoding: value), record.id == id else {
+                throw StockpotError(.corruption, "The catalog record of soup id \(id) does not decode.")
+            }
+            if var known = state.soups[id], known.record.specs == record.specs, !fullBuilds.contains(id) {
+                known.record = record  // only the id high-water mark moved
+                state.put(known)
+            } else {
+                // New since the snapshot, or altered (an alterSoup the snapshot predates).
+                state.put(SoupState(record: record))
+                fullBuilds.insert(id)
+            }
+        } else if let (soupID, id) = StoreKeys.entryID(of: key) {
+            // Entries of a soup the catalog does not know cannot exist (a soup's removal
+            // deletes them in the same batch); skip them rather than invent a soup.
+            guard let soup = state.soups[soupID] else { return }
+            guard let record = EntryRecord(decoding: value) else {
+                throw StockpotError(.corruption, "The record of entry \(id) of soup \"\(soup.name)\" does not decode.")
+            }
+            let entry = try soup.indexedEntry(id: id, document: record.document)
+            if !hadSnapshot {
+                collected[soupID, default: []].append(entry)
+            } else if !fullBuilds.contains(soupID) {
+                changedIDs[soupID, default: []].insert(id)
+                changedEntries[soupID, default: []].append(entry)
+            }
+        }
+    }
+
+    mutating func delete(_ key: [UInt8]) {
+        if let id = StoreKeys.soupID(ofCatalogKey: key) {
+            state.remove(soup: id)
+            fullBuilds.remove(id)
+        } else if let (soupID, id) = StoreKeys.entryID(of: key), !fullBuilds.contains(soupID) {
+            changedIDs[soupID, default: []].insert(id)
+        }
+    }
+
+    /// Applies what was collected: bulk builds, then the changes after the snapshot.
+    mutating func finish() throws(StockpotError) {
+        for soupID in fullBuilds {
+            guard var soup = state.soups[soupID] else { continue }
+            let entries = hadSnapshot ? try scanEntries(of: soup) : collected[soupID] ?? []
+            soup.rebuild(from: entries)
+            state.put(soup)
+        }
+        if !hadSnapshot {
+            // Every soup is built from its entries, including those the catalog replay
+            // did not mark (there are none without a snapshot, but be exact).
+            for (soupID, entries) in collected where !fullBuilds.contains(soupID) {
+                guard var soup = state.soups[soupID] else { continue }
+                soup.rebuild(from: entries)
+                state.put(soup)
+            }
+            return
+        }
+        for (soupID, ids) in changedIDs where !fullBuilds.contains(soupID) {
+            guard var soup = state.soups[soupID] else { continue }
+            for id in ids { _ = soup.entryIDs.remove(.integer(id), id: id) }
+            for position in soup.indexes.indices { soup.indexes[position].remove(ids: ids) }
+            for entry in changedEntries[soupID] ?? [] { soup.insert(entry) }
+            state.put(soup)
+        }
+    }
+
+    /// Every entry of `soup` in the engine, with its index values.
+    private func scanEntries(of soup: SoupState) throws(StockpotError) -> [IndexedEntry] {
+        var entries: [IndexedEntry] = []
+        do {
+            try state.view.forEach(from: StoreKeys.entriesStart(soup: soup.id)) { key, value in
+                guard let (soupID, id) = StoreKeys.entryID(of: key), soupID == soup.id else { return false }
+                guard let record = EntryRecord(decoding: value) else {
+                    throw StockpotError(.corruption, "The record of entry \(id) of soup \"\(soup.name)\" does not decode.")
+                }
+                entries.append(try soup.indexedEntry(id: id, document: record.document))
+                return true
+            }
+        } catch let error as StockpotError {
+            throw error
+        } catch let error as StorageError {
+            throw StockpotError(error)
+        } catch {
+            throw StockpotError(.internal, "Reading the entries of soup \"\(soup.name)\" failed: \(error).")
+        }
+        return entries
+    }
+}

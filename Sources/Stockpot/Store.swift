@@ -1,0 +1,149 @@
+// The store: a directory holding soups of JSON documents. Opens the engine, rebuilds the
+// in-memory indexes (Store+Recovery.swift), runs write transactions one at a time and
+// publishes one consistent state per commit for readers.
+
+import Foundation
+import StockpotStorage
+import Synchronization
+
+/// An open store: named soups of JSON documents with their indexes.
+///
+/// One process opens a store directory at a time (`store_locked` for a second). Thread-safe:
+/// any number of threads may read and write; writes run one at a time, reads never wait for
+/// them and see the state of the last commit before they started. Close the store when done;
+/// closing takes a snapshot of the indexes so that the next open is fast.
+public final class Store: Sendable {
+    /// The store's directory.
+    public let directory: String
+    /// The options the store was opened with.
+    public let options: StoreOptions
+    let engine: StorageEngine
+    /// The state of the last commit; what readers see.
+    private let published: Mutex<StoreState>
+    /// Held by the one running write; `true` once the store is closed.
+    private let writer = Mutex<Bool>(false)
+
+    private init(directory: String, options: StoreOptions, engine: StorageEngine, state: StoreState) {
+        self.directory = directory
+        self.options = options
+        self.engine = engine
+        published = Mutex(state)
+    }
+
+    /// Opens the store in `directory`, creating it when it does not exist.
+    ///
+    /// - Throws: `store_locked` when another process has it open; `corruption` naming the file
+    ///   and offset when stored bytes do not verify; `io_error` when the file system fails.
+    /// - Complexity: Reads the newest index snapshot and the log written after it.
+    public static func open(directory: String, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
+        let engine: StorageEngine
+        do {
+            engine = try StorageEngine.open(directory: directory, options: options.storageOptions)
+        } catch {
+            throw StockpotError(error)
+        }
+        do {
+            let state = try recoverState(engine)
+            return Store(directory: directory, options: options, engine: engine, state: state)
+        } catch {
+            try? engine.close()
+            throw error
+        }
+    }
+
+    /// Closes the store: saves a snapshot of the indexes when the log has grown since the last
+    /// one, then closes the files. Later calls fail with `store_closed`; closing twice is
+    /// harmless.
+    ///
+    /// - Throws: `io_error` when the snapshot or the final fsync fails (the log still holds
+    ///   every acknowledged write).
+    public func close() throws(StockpotError) {
+        try writer.withLock { (closed) throws(StockpotError) in
+            guard !closed else { return }
+            closed = true
+            do throws(StorageError) {
+                if engine.logBytesSinceSnapshot > 0 { try saveSnapshot() }
+                try engine.close()
+            } catch {
+                try? engine.close()
+                throw StockpotError(error)
+            }
+        }
+    }
+
+    /// A consistent view of the store as of the last commit.
+    public func view() -> StoreView {
+        StoreView(state: published.withLock { $0 })
+    }
+
+    /// Runs `body` with a consistent view of the store; writes made meanwhile do not show.
+    public func read<R>(_ body: (StoreView) throws -> R) rethrows -> R {
+        try body(view())
+    }
+
+    /// Runs `body` in a write transaction and commits what it did, atomically and (with the
+    /// default durability) durably, before returning. When `body` throws, nothing is written
+    /// and the error is rethrown. Writes run one at a time.
+    ///
+    /// - Throws: What `body` throws; `store_closed`; `io_error` when the commit fails.
+    public func write<R>(_ body: (WriteTransaction) throws -> R) throws -> R {
+        try writer.withLock { (closed) throws -> R in
+            guard !closed else { throw StockpotError(.storeClosed, "The store at \(directory) is closed.") }
+            let transaction = WriteTransaction(
+                base: published.withLock { $0 }, now: Self.currentMilliseconds(), limits: options.limits)
+            let result = try body(transaction)
+            try commit(transaction)
+            return result
+        }
+    }
+
+    /// `write` for the store's own one-call operations, whose errors are all `StockpotError`s.
+    func perform<R>(_ body: (WriteTransaction) throws(StockpotError) -> R) throws(StockpotError) -> R {
+        do {
+            return try write { transaction throws -> R in try body(transaction) }
+        } catch let error as StockpotError {
+            throw error
+        } catch {
+            throw StockpotError(.internal, "Unexpected error: \(error).")
+        }
+    }
+
+    /// Writes the transaction's batch, then publishes its state; takes a snapshot when the log
+    /// has grown enough. Called with the writer lock held.
+    private func commit(_ transaction: WriteTransaction) throws(StockpotError) {
+        var state = transaction.state
+        let batch = transaction.makeBatch()
+        if !batch.isEmpty {
+            do {
+                _ = try engine.write(batch)
+            } catch {
+                throw StockpotError(error)
+            }
+            state.view = engine.view()
+        }
+        published.withLock { $0 = state }
+        if engine.logBytesSinceSnapshot >= options.snapshotLogBytes {
+            // The commit is durable already; a failed snapshot only means a longer replay at
+            // the next open (or, if the engine is poisoned, the next write reports it).
+            try? saveSnapshot()
+        }
+    }
+
+    /// Publishes the engine's newest view with the same indexes, so that readers stop holding
+    /// files a compaction replaced.
+    func refreshView() {
+        writer.withLock { _ in
+            published.withLock { $0.view = engine.view() }
+        }
+    }
+
+    /// Saves the published state as the engine's snapshot. Called with the writer lock held.
+    private func saveSnapshot() throws(StorageError) {
+        let state = published.withLock { $0 }
+        try engine.saveSnapshot(StoreSnapshot.encode(state), coveringSequence: state.view.sequence)
+    }
+
+    static func currentMilliseconds() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

@@ -1,0 +1,48 @@
+// How a store is opened: durability, blob threshold, snapshot and compaction policy, limits.
+
+import StockpotStorage
+
+/// Options for opening a store. Every field has the protocol's default.
+public struct StoreOptions: Sendable, Hashable {
+    /// When a write is made durable.
+    public enum Durability: Sendable, Hashable {
+        /// Durable before the call returns; commits that arrive together share one fsync.
+        case full
+        /// Made durable by a background fsync at most this many milliseconds later; a crash
+        /// can lose the writes of that window (never half of a batch).
+        case interval(milliseconds: Int)
+        /// Durable only at close (bulk loads, benchmarks).
+        case none
+    }
+
+    /// When writes are made durable; `.full` by default.
+    public var durability: Durability = .full
+    /// Documents larger than this many bytes go to blob files (default 1 MiB).
+    public var blobThreshold = 1 << 20
+    /// A snapshot of the indexes is taken after this many bytes of new log (default 64 MiB),
+    /// and at clean close, so that opening replays at most this much.
+    public var snapshotLogBytes = 64 << 20
+    /// Compaction keeps dead bytes at most this share of the log (default one half).
+    public var maxDeadShare = 0.5
+    /// Whether compaction runs in the background when due (default true).
+    public var backgroundCompaction = true
+    /// Limits on names, paths and documents.
+    public var limits = StoreLimits()
+
+    /// The defaults.
+    public init() {}
+
+    /// The engine options these options imply.
+    var storageOptions: StorageOptions {
+        var options = StorageOptions()
+        switch durability {
+        case .full: options.durability = .full
+        case .interval(let milliseconds): options.durability = .interval(milliseconds: milliseconds)
+        case .none: options.durability = .none
+        }
+        options.blobThreshold = blobThreshold
+        options.maxDeadShare = maxDeadShare
+        options.backgroundCompaction = backgroundCompaction
+        return options
+    }
+}

@@ -1,0 +1,220 @@
+// Entry operations inside a transaction: upsert (by id, by external id, or insert), retrieve
+// and delete. System fields are set here; unique indexes are checked here.
+
+import StockpotIndex
+import StockpotJSON
+
+/// The system fields the store writes into every document.
+enum SystemField {
+    static let entryID = "_soupEntryId"
+    static let lastModified = "_soupLastModifiedDate"
+    static let created = "_soupCreatedDate"
+    static let soup = "_soup"
+}
+
+extension WriteTransaction {
+    /// Inserts or replaces entries, all or none.
+    ///
+    /// An entry with `_soupEntryId` replaces that entry; with `externalIdPath`, the entry
+    /// whose value at that path equals the entry's (insert when there is none); otherwise it
+    /// is inserted with a new id. `_soupEntryId` and `_soupLastModifiedDate` are set by the
+    /// store: replaced where the document has them, appended where it does not.
+    ///
+    /// - Returns: The stored documents, system fields included, in the order given.
+    /// - Throws: `soup_not_found`, `invalid_entry`, `entry_not_found`,
+    ///   `external_id_not_indexed`, `external_id_missing`, `external_id_not_unique`,
+    ///   `unique_violation`, `limit_exceeded`.
+    public func upsert(
+        _ entries: [JSONValue], into soupName: String, externalIdPath: String? = nil
+    ) throws(StockpotError) -> [JSONValue] {
+        try upsertReturningBytes(entries, into: soupName, externalIdPath: externalIdPath).map(\.document)
+    }
+
+    /// Like ``upsert(_:into:externalIdPath:)`` for documents given as UTF-8 JSON bytes;
+    /// returns the stored documents as compact UTF-8 JSON.
+    ///
+    /// - Throws: As `upsert`, and `invalid_entry` for bytes that are not a JSON object.
+    public func upsert(
+        json documents: [[UInt8]], into soupName: String, externalIdPath: String? = nil
+    ) throws(StockpotError) -> [[UInt8]] {
+        var values: [JSONValue] = []
+        values.reserveCapacity(documents.count)
+        for (position, bytes) in documents.enumerated() {
+            do {
+                values.append(try JSONReader.parse(bytes))
+            } catch {
+                throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not valid JSON: \(error).")
+            }
+        }
+        return try upsertReturningBytes(values, into: soupName, externalIdPath: externalIdPath).map(\.bytes)
+    }
+
+    func upsertReturningBytes(
+        _ entries: [JSONValue], into soupName: String, externalIdPath: String?
+    ) throws(StockpotError) -> [(document: JSONValue, bytes: [UInt8])] {
+        var soup = try state.existingSoup(named: soupName)
+        let externalSpec = try externalIdSpec(externalIdPath, in: soup)
+        return try atomically { () throws(StockpotError) in
+            var stored: [(document: JSONValue, bytes: [UInt8])] = []
+            stored.reserveCapacity(entries.count)
+            for (position, entry) in entries.enumerated() {
+                stored.append(try upsertOne(entry, position: position, into: &soup, externalSpec: externalSpec))
+            }
+            state.put(soup)
+            return stored
+        }
+    }
+
+    /// The spec `externalIdPath` names, nil for none (or `_soupEntryId`, the default).
+    private func externalIdSpec(_ path: String?, in soup: SoupState) throws(StockpotError) -> Int? {
+        guard let path, !path.utf8Equals(SystemField.entryID) else { return nil }
+        guard let position = soup.specIndex(forPath: path) else {
+            throw StockpotError(
+                .externalIdNotIndexed, "The external id path \"\(path)\" has no index in soup \"\(soup.name)\".")
+        }
+        return position
+    }
+
+    private func upsertOne(
+        _ entry: JSONValue, position: Int, into soup: inout SoupState, externalSpec: Int?
+    ) throws(StockpotError) -> (document: JSONValue, bytes: [UInt8]) {
+        guard case .object(var object) = entry else {
+            throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not a JSON object.")
+        }
+        let givenID = try systemInteger(object, SystemField.entryID, position: position)
+        _ = try systemInteger(object, SystemField.lastModified, position: position)
+
+        let id: Int64
+        var previous: EntryRecord?
+        if let externalSpec {
+            let spec = soup.record.specs[externalSpec]
+            let value = IndexValue(document: entry, path: spec.jsonPath, type: spec.type)
+            guard !value.isNull else {
+                throw StockpotError(
+                    .externalIdMissing, "Entry \(position) of the batch has no value at the external id path \"\(spec.path)\".")
+            }
+            let matches = (soup.indexes[externalSpec] as? OrderedPathIndex)?.tree.ids(equalTo: value) ?? []
+            guard matches.count <= 1 else {
+                throw StockpotError(
+                    .externalIdNotUnique,
+                    "\(matches.count) entries of soup \"\(soup.name)\" have the value \(value) at \"\(spec.path)\".")
+            }
+            if let match = matches.first {
+                id = match
+                previous = try entryRecord(soup: soup.id, id: match)
+            } else {
+                id = try allocateID(&soup)
+            }
+        } else if let givenID {
+            guard soup.contains(givenID), let record = try entryRecord(soup: soup.id, id: givenID) else {
+                throw StockpotError(.entryNotFound, "Soup \"\(soup.name)\" has no entry \(givenID).")
+            }
+            id = givenID
+            previous = record
+        } else {
+            id = try allocateID(&soup)
+        }
+
+        object[SystemField.entryID] = .integer(id)
+        object[SystemField.lastModified] = .integer(now)
+        let document = JSONValue.object(object)
+        let bytes = JSONWriter.write(document)
+        guard bytes.count <= limits.documentBytes else {
+            throw StockpotError(
+                .limitExceeded,
+                "Entry \(position) of the batch is \(bytes.count) bytes as compact JSON; the limit is \(limits.documentBytes).")
+        }
+        let indexed = try soup.indexedEntry(id: id, document: bytes)
+        if let previous {
+            soup.remove(try soup.indexedEntry(id: id, document: previous.document))
+        }
+        if let spec = soup.uniqueConflict(for: indexed) {
+            throw StockpotError(
+                .uniqueViolation,
+                "Another entry of soup \"\(soup.name)\" already has the value \(indexed.values[soup.specIndex(forPath: spec.path) ?? 0]) at the unique path \"\(spec.path)\".")
+        }
+        soup.insert(indexed)
+        recordPut(EntryKey(soup: soup.id, id: id), EntryRecord(created: previous?.created ?? now, document: bytes))
+        return (document, bytes)
+    }
+
+    /// The integer value of a system field; nil when absent or null.
+    private func systemInteger(_ object: JSONObject, _ field: String, position: Int) throws(StockpotError) -> Int64? {
+        switch object[field] {
+        case nil, .null?: return nil
+        case .integer(let value)?: return value
+        default:
+            throw StockpotError(.invalidEntry, "Entry \(position) of the batch has a \(field) that is not an integer.")
+        }
+    }
+
+    /// The next entry id of `soup`, moving its high-water mark.
+    private func allocateID(_ soup: inout SoupState) throws(StockpotError) -> Int64 {
+        guard soup.record.nextEntryID < Int64.max else {
+            throw StockpotError(.limitExceeded, "Soup \"\(soup.name)\" has used every entry id.")
+        }
+        defer { soup.record.nextEntryID += 1 }
+        return soup.record.nextEntryID
+    }
+
+    /// The entries with these ids that exist, in the order of `ids`, as this transaction sees
+    /// them.
+    ///
+    /// - Throws: `soup_not_found`; `corruption` or `io_error` from reading.
+    public func retrieve(_ ids: [Int64], from soupName: String) throws(StockpotError) -> [JSONValue] {
+        try retrieve(json: ids, from: soupName).map { bytes throws(StockpotError) in try DocumentDecoding.parse(bytes) }
+    }
+
+    /// Like ``retrieve(_:from:)``, returning compact UTF-8 JSON documents.
+    public func retrieve(json ids: [Int64], from soupName: String) throws(StockpotError) -> [[UInt8]] {
+        let soup = try state.existingSoup(named: soupName)
+        var documents: [[UInt8]] = []
+        for id in ids where soup.contains(id) {
+            if let record = try entryRecord(soup: soup.id, id: id) { documents.append(record.document) }
+        }
+        return documents
+    }
+
+    /// Deletes the entries with these ids; ids that do not exist are ignored.
+    ///
+    /// - Throws: `soup_not_found`; `corruption` or `io_error` from reading old values.
+    public func delete(_ ids: [Int64], from soupName: String) throws(StockpotError) {
+        var soup = try state.existingSoup(named: soupName)
+        try atomically { () throws(StockpotError) in
+            for id in ids where soup.contains(id) {
+                guard let record = try entryRecord(soup: soup.id, id: id) else { continue }
+                soup.remove(try soup.indexedEntry(id: id, document: record.document))
+                recordDelete(EntryKey(soup: soup.id, id: id))
+            }
+            state.put(soup)
+        }
+    }
+}
+
+/// Stored documents back into values.
+enum DocumentDecoding {
+    /// Parses a stored document.
+    ///
+    /// - Throws: `corruption` when the stored bytes are not JSON (they were checked when written).
+    static func parse(_ bytes: [UInt8]) throws(StockpotError) -> JSONValue {
+        do {
+            return try JSONReader.parse(bytes)
+        } catch {
+            throw StockpotError(.corruption, "A stored document does not parse: \(error).")
+        }
+    }
+}
+
+extension WriteTransaction {
+    /// Deletes the entries of the first page of a query's results (at most `pageSize`, in
+    /// query order), as SmartStore's delete by query does.
+    ///
+    /// - Throws: `soup_not_found`, `invalid_query`.
+    public func deleteFirstPage(of spec: QuerySpec, in soupName: String) throws(StockpotError) {
+        let runner = QueryRunner(state: state) { soup, id throws(StockpotError) in
+            try self.entryRecord(soup: soup, id: id)
+        }
+        let (_, order) = try runner.results(of: spec, in: soupName)
+        try delete(order.ids(from: 0, length: spec.pageSize), from: soupName)
+    }
+}

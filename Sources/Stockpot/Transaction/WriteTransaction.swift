@@ -1,0 +1,90 @@
+// A write transaction: a working copy of the store state, the engine operations it has made,
+// and the entries it has written (so it reads its own writes). Committed by `Store.write`.
+
+import StockpotIndex
+import StockpotStorage
+
+/// The changes of one `Store.write` call, across soups, committed atomically when the closure
+/// returns and discarded when it throws.
+///
+/// Each method is atomic on its own: when it throws, the transaction is as it was before the
+/// call, so a caller may catch the error and go on. Use a transaction only inside the closure
+/// it was handed to, on that thread; it is not `Sendable`.
+public final class WriteTransaction {
+    /// The state the transaction started from.
+    let base: StoreState
+    /// The working state: the base with this transaction's changes.
+    var state: StoreState
+    /// Entry puts and deletes, in order; catalog records are added at commit.
+    var operations: [WriteBatch.Operation] = []
+    /// Entries written by this transaction: a record, or nil for a deletion.
+    var written: [EntryKey: EntryRecord?] = [:]
+    /// While a method runs: how to undo its changes to `written`.
+    private var undoWritten: [(EntryKey, EntryRecord??)] = []
+    /// Milliseconds since the epoch, the modification time of everything written.
+    let now: Int64
+    let limits: StoreLimits
+
+    init(base: StoreState, now: Int64, limits: StoreLimits) {
+        self.base = base
+        state = base
+        self.now = now
+        self.limits = limits
+    }
+
+    /// Runs `body`; when it throws, restores the state, operations and writes it changed.
+    func atomically<R>(_ body: () throws(StockpotError) -> R) throws(StockpotError) -> R {
+        let savedState = state
+        let savedOperationCount = operations.count
+        undoWritten.removeAll(keepingCapacity: true)
+        do {
+            return try body()
+        } catch {
+            state = savedState
+            operations.removeSubrange(savedOperationCount...)
+            for (key, previous) in undoWritten.reversed() { written[key] = previous }
+            throw error
+        }
+    }
+
+    /// Records a put of entry `key`.
+    func recordPut(_ key: EntryKey, _ record: EntryRecord) {
+        undoWritten.append((key, written[key]))
+        written[key] = .some(record)
+        operations.append(.put(key: StoreKeys.entry(soup: key.soup, entry: key.id), value: record.encoded()))
+    }
+
+    /// Records a delete of entry `key`.
+    func recordDelete(_ key: EntryKey) {
+        undoWritten.append((key, written[key]))
+        written[key] = .some(nil)
+        operations.append(.delete(key: StoreKeys.entry(soup: key.soup, entry: key.id)))
+    }
+
+    /// Entry `id` of soup `soup` as this transaction sees it.
+    func entryRecord(soup: UInt32, id: Int64) throws(StockpotError) -> EntryRecord? {
+        if let own = written[EntryKey(soup: soup, id: id)] { return own }
+        return try state.storedEntry(soup: soup, id: id)
+    }
+
+    /// The engine batch: the entry operations, then every catalog record that changed.
+    func makeBatch() -> WriteBatch {
+        var batch = WriteBatch()
+        for operation in operations {
+            switch operation {
+            case .put(let key, let value): batch.put(key, value)
+            case .delete(let key): batch.delete(key)
+            }
+        }
+        for (id, soup) in state.soups where base.soups[id]?.record != soup.record {
+            batch.put(StoreKeys.catalog(soup: id), soup.record.encoded())
+        }
+        for id in base.soups.keys where state.soups[id] == nil {
+            batch.delete(StoreKeys.catalog(soup: id))
+        }
+        if state.nextSoupID != base.nextSoupID {
+            batch.put(StoreKeys.storeRecord, StoreRecord(nextSoupID: state.nextSoupID).encoded())
+        }
+        return batch
+    }
+}

@@ -1,0 +1,64 @@
+// The one protocol the store knows its indexes through: apply an entry's change, check a
+// unique constraint, build in bulk, and write and load snapshot bytes. Each kind of index is
+// its own type (OrderedPathIndex, FullTextPathIndex); lookups go to the concrete type.
+
+import StockpotJSON
+
+/// The kinds of soup index, as tagged in store snapshots. Tag values are never reused.
+package enum SoupIndexKind: UInt8, Sendable {
+    /// One path's values, ordered, with rank and position lookups.
+    case ordered = 1
+    /// The soup's full_text paths as columns of one inverted index.
+    case fullText = 2
+}
+
+/// One entry as an index sees it: its id and the values of every field of its soup (in the
+/// order of the soup's index specs). Each index reads the fields it was made for.
+package struct IndexedEntry: Sendable {
+    /// The entry id.
+    package var id: Int64
+    /// The soup's field values for this entry.
+    package var values: [IndexValue]
+
+    /// Creates an entry.
+    package init(id: Int64, values: [IndexValue]) {
+        self.id = id
+        self.values = values
+    }
+}
+
+/// An index of one soup. A value type with copy-on-write storage: a copy is an O(1) snapshot
+/// that later changes to the original never reach. Reading from many threads is safe; a
+/// mutation needs exclusive access to the value it mutates.
+package protocol SoupIndex: Sendable {
+    /// The kind, as tagged in snapshots.
+    var kind: SoupIndexKind { get }
+    /// The number of entries indexed.
+    var count: Int { get }
+    /// Heap bytes held, roughly, for memory reports.
+    var approximateMemoryBytes: Int { get }
+
+    /// Whether `entry` can be added without breaking a unique constraint, given that entry
+    /// `entry.id` itself is not in the index (remove its old values first).
+    func admits(_ entry: IndexedEntry) -> Bool
+    /// Adds an entry that is not in the index.
+    mutating func insert(_ entry: IndexedEntry)
+    /// Removes an entry, given the values it was added with.
+    mutating func remove(_ entry: IndexedEntry)
+    /// Removes entries knowing only their ids: one pass over the whole index (recovery).
+    mutating func remove(ids: Set<Int64>)
+    /// Replaces the contents with `entries` (any order, distinct ids), faster than inserting
+    /// them one by one.
+    mutating func build(from entries: [IndexedEntry])
+    /// The first value held by two entries, when the index is unique and has one (after a
+    /// bulk build, which does not check).
+    func firstDuplicate() -> IndexValue?
+
+    /// The contents as snapshot bytes (docs/format/ordered-index.md,
+    /// docs/format/fulltext-index.md).
+    func serialized() -> [UInt8]
+    /// Replaces the contents with those of snapshot bytes.
+    ///
+    /// - Throws: `IndexSnapshotError` when the bytes do not decode; the index is then unchanged.
+    mutating func restore(from bytes: UnsafeRawBufferPointer) throws(IndexSnapshotError)
+}

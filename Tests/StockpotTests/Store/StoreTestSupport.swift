@@ -1,0 +1,31 @@
+// Helpers for store tests: a fresh temporary directory per store, and error-code capture.
+
+import Foundation
+import Stockpot
+
+/// A fresh directory under the system temporary directory, removed when `body` returns.
+func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
+    let path = NSTemporaryDirectory() + "stockpot-store-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
+/// The code `body` fails with, or nil when it succeeds.
+func errorCode(_ body: () throws -> Void) -> StockpotError.Code? {
+    do {
+        try body()
+        return nil
+    } catch let error as StockpotError {
+        return error.code
+    } catch {
+        return .internal
+    }
+}
+
+/// Options for tests: no fsync (the crash and power-loss tests are elsewhere).
+func fastOptions() -> StoreOptions {
+    var options = StoreOptions()
+    options.durability = .none
+    return options
+}
