@@ -1,6 +1,6 @@
 // One `stockpot exec` conversation: turns each request line into one response line against
 // an open store, and keeps the session's cursors. The operations are in the
-// ExecSession+Soups, +Entries, +Queries and +Store slices.
+// ExecSession+Soups, +Entries and +Queries slices; stats and compact are inline.
 
 import Stockpot
 import StockpotJSON
@@ -75,8 +75,8 @@ struct ExecSession {
         case "countQuery": return try countQuery(arguments)
         case "moveCursorToPageIndex": return try moveCursorToPageIndex(arguments)
         case "closeCursor": return try closeCursor(arguments)
-        case "stats": return try Self.statsValue(store.stats())
-        case "compact": return try Self.statsValue(store.compact())
+        case "stats": return try store.stats().jsonValue
+        case "compact": return try store.compact().jsonValue
         default:
             throw StockpotError(.unknownOp, "The operation \"\(request.op)\" does not exist.")
         }

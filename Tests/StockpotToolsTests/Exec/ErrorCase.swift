@@ -69,7 +69,7 @@ extension ErrorCase {
         ErrorCase("truncated JSON", line: #"{"op":"getAllSoupNames""#, "bad_request"),
         ErrorCase("an array, not an object", line: "[1,2]", "bad_request"),
         ErrorCase("a string, not an object", line: #""getAllSoupNames""#, "bad_request"),
-        ErrorCase("no op", ["id": 1], "bad_request"),
+        ErrorCase("no op", ["soupName": "people"], "bad_request"),
         ErrorCase("op not a string", ["op": 7], "bad_request"),
         ErrorCase("soupName not a string", ["op": "soupExists", "soupName": 7], "bad_request"),
         ErrorCase("entryIds holds a string", ["op": "retrieveSoupEntries", "soupName": "people", "entryIds": ["1"]], "bad_request"),
