@@ -69,11 +69,21 @@ extension ExecSession {
     }
 
     private func page(_ index: Int, of cursor: CursorTable.Cursor) throws(StockpotError) -> QueryPage {
-        try store.query(cursor.spec, in: cursor.soup ?? "", page: index)
+        try store.query(cursor.spec, in: try Self.soup(of: cursor), page: index)
     }
 
     private func count(_ cursor: CursorTable.Cursor) throws(StockpotError) -> Int {
-        try store.count(cursor.spec, in: cursor.soup ?? "")
+        try store.count(cursor.spec, in: try Self.soup(of: cursor))
+    }
+
+    /// The soup a cursor's query runs in. The Store has no entry point yet for a smart query
+    /// that names its soups only in its SQL (nor for its `args`), so such a query fails here
+    /// with the `invalid_query` the store gives every smart query for now.
+    private static func soup(of cursor: CursorTable.Cursor) throws(StockpotError) -> String {
+        guard let soup = cursor.soup else {
+            throw StockpotError(.invalidQuery, "Smart SQL queries are not supported yet.")
+        }
+        return soup
     }
 
     /// `ceil(entries / pageSize)`, without overflow for any page size.
