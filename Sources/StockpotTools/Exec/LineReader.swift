@@ -69,6 +69,12 @@ struct LineReader {
             overlongCount = pending.count + bytes.count
             pending = []
         } else {
+            let needed = pending.count + bytes.count
+            if needed > pending.capacity {
+                // Grow geometrically, but never past the limit: a line at the limit costs the
+                // limit, not twice it.
+                pending.reserveCapacity(min(maxLineBytes, max(needed, pending.capacity * 2)))
+            }
             pending.append(contentsOf: bytes)
         }
     }

@@ -95,6 +95,14 @@ import Testing
         #expect(try exec.result(["op": "querySoup", "soupName": "s", "querySpec": ["queryType": "all"]])["cursorId"] == 4)
     }
 
+    @Test func movingACursorOnARemovedSoupFails() throws {
+        let (_, exec) = try populated(3)
+        let cursor = try exec.result(["op": "querySoup", "soupName": "s", "querySpec": ["queryType": "all"]])
+        try exec.result(["op": "removeSoup", "soupName": "s"])
+        #expect(try exec.errorCode(["op": "moveCursorToPageIndex", "cursorId": cursor["cursorId"] ?? nil, "index": 0]) == "soup_not_found")
+        #expect(try exec.result(["op": "closeCursor", "cursorId": cursor["cursorId"] ?? nil]) == nil)
+    }
+
     @Test func selectPathsGiveRowsOfValues() throws {
         let (_, exec) = try populated(3)
         let cursor = try exec.result([

@@ -1,6 +1,7 @@
 // Store operations and the store's life end to end: stats and compact shapes, reopening, and
 // a second `stockpot exec` on a held store failing with store_locked and a non-zero exit.
 
+import Foundation
 import StockpotJSON
 import Testing
 
@@ -48,6 +49,16 @@ import Testing
         exec = try store.exec()
         #expect(try exec.snapshot() == before)
         #expect(try exec.nextEntryId(in: "a") == 3)
+    }
+
+    @Test func storeThatCannotBeOpenedExitsNonZero() throws {
+        let store = TemporaryStore()
+        try Data("not a store".utf8).write(to: URL(fileURLWithPath: store.path))
+        let exec = try store.exec()
+        let refused = try exec.finish()
+        #expect(refused.status != 0)
+        #expect(refused.output.isEmpty)
+        #expect(refused.errors.hasPrefix("Error: cannot open the store at \(store.path)"), "stderr: \(refused.errors)")
     }
 
     @Test func secondExecOnAHeldStoreFailsWithStoreLocked() throws {
