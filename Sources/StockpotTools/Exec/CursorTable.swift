@@ -40,9 +40,6 @@ struct CursorTable {
         guard cursors.removeValue(forKey: id) != nil else { throw Self.notFound(id) }
     }
 
-    /// The number of open cursors.
-    var count: Int { cursors.count }
-
     private static func notFound(_ id: Int64) -> StockpotError {
         StockpotError(.cursorNotFound, "No open cursor has the id \(id).")
     }

@@ -92,17 +92,22 @@ public struct ExecCommand: ParsableCommand {
         do {
             store = try Store.open(directory: directory, options: storeOptions)
         } catch {
-            StandardStream.error.write("Error: cannot open the store at \(directory): \(error.message) (\(error.code))\n")
+            StandardStream.error.write("Error: cannot open the store at \(directory): \(Self.describe(error))\n")
             return .failure
         }
         serve(ExecSession(store: store, jsonLimits: jsonLimits))
         do {
             try store.close()
         } catch {
-            StandardStream.error.write("Error: cannot close the store at \(directory): \(error.message) (\(error.code))\n")
+            StandardStream.error.write("Error: cannot close the store at \(directory): \(Self.describe(error))\n")
             return .failure
         }
         return .success
+    }
+
+    /// The message and, unless the message already names it, the protocol code.
+    private static func describe(_ error: StockpotError) -> String {
+        error.message.contains(error.code.rawValue) ? error.message : "\(error.message) (\(error.code))"
     }
 
     /// Answers every request line of standard input, until its end or until standard output

@@ -40,7 +40,4 @@ extension QuerySpec {
         selectPaths = try fields.optionalStrings("selectPaths")
         smartSql = try fields.optionalString("smartSql")
     }
-
-    /// Whether results come back as arrays of values rather than whole entries.
-    var returnsRows: Bool { selectPaths != nil || queryType == .smart }
 }
