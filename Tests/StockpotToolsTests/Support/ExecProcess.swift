@@ -25,9 +25,13 @@ final class ExecProcess {
     private let output = Pipe()
     private let errors = Pipe()
     private var received: [UInt8] = []
+    /// Kept alive until the child has exited (the temporary store whose directory it uses).
+    private let owner: AnyObject?
 
-    /// Starts `stockpot exec directory` with `options` after the directory.
-    init(directory: String, options: [String] = []) throws {
+    /// Starts `stockpot exec directory` with `options` after the directory; `owner` is kept
+    /// alive as long as this process object.
+    init(directory: String, options: [String] = [], owner: AnyObject? = nil) throws {
+        self.owner = owner
         signal(SIGPIPE, SIG_IGN)  // a child that died must fail the test, not kill the runner
         process.executableURL = Self.binaryURL
         process.arguments = ["exec", directory] + options

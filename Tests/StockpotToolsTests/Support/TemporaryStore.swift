@@ -3,7 +3,7 @@
 import Foundation
 
 /// A unique directory path for one test's store; the directory itself is created by
-/// `stockpot exec`.
+/// `stockpot exec`, and removed when this object and every process started on it are gone.
 final class TemporaryStore {
     /// The store directory.
     let path: String
@@ -17,6 +17,6 @@ final class TemporaryStore {
 
     /// Starts `stockpot exec` on this store.
     func exec(_ options: [String] = []) throws -> ExecProcess {
-        try ExecProcess(directory: path, options: options)
+        try ExecProcess(directory: path, options: options, owner: self)
     }
 }
