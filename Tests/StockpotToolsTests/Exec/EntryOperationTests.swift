@@ -47,7 +47,7 @@ import Testing
         let stored = try exec.result(line: line)
         let expected: JSONValue = [
             "z": 1, "a": .double(2), "m": ["y": .double(100), "b": .double(-0.0), "a": [0.1, -3]],
-            "big": .double(12_345_678_901_234_567_890), "min": .integer(.min), "k": "é\n\u{0}",
+            "big": .double(1.2345678901234567e19), "min": .integer(.min), "k": "é\n\u{0}",
         ]
         #expect(userFields(stored[0]) == expected)
         #expect(stored[0]?.objectValue?.keys.prefix(6) == ["z", "a", "m", "big", "min", "k"])
