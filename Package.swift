@@ -70,8 +70,12 @@ let package = Package(
             name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite"],
             path: "Tests/StockpotIndexTests"),
         .testTarget(
-            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON"],
+            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StoreCrashWriter"],
             path: "Tests/StockpotTests"),
+        // The alterSoup crash test's child process.
+        .executableTarget(
+            name: "StoreCrashWriter", dependencies: ["Stockpot"],
+            path: "Tests/StoreCrashWriter"),
         // End-to-end tests drive the built `stockpot` binary; depending on its target builds it.
         .testTarget(
             name: "StockpotToolsTests", dependencies: ["StockpotTools", "StockpotCLI"],
