@@ -51,6 +51,18 @@ import Testing
         #expect(try exec.nextEntryId(in: "a") == 3)
     }
 
+    @Test(arguments: [["--durability", "full"], ["--durability", "interval", "--sync-interval-ms", "5"], ["--durability", "none"]])
+    func everyDurabilityKeepsWritesAcrossACleanClose(_ options: [String]) throws {
+        let store = TemporaryStore()
+        var exec = try store.exec(options)
+        try populate(exec)
+        let before = try exec.snapshot()
+        let finished = try exec.finish()
+        #expect(finished.status == 0, "stderr: \(finished.errors)")
+        exec = try store.exec()
+        #expect(try exec.snapshot() == before)
+    }
+
     @Test func storeThatCannotBeOpenedExitsNonZero() throws {
         let store = TemporaryStore()
         try Data("not a store".utf8).write(to: URL(fileURLWithPath: store.path))
