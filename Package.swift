@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "StockpotStorage", targets: ["StockpotStorage"]),
         .library(name: "StockpotIndex", targets: ["StockpotIndex"]),
         .library(name: "Stockpot", targets: ["Stockpot"]),
+        .library(name: "StockpotTools", targets: ["StockpotTools"]),
+        .executable(name: "stockpot", targets: ["StockpotCLI"]),
         .executable(name: "stockpot-bench", targets: ["StockpotBench"]),
     ],
     targets: [
@@ -39,6 +41,12 @@ let package = Package(
         .target(
             name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex"],
             path: "Sources/Stockpot"),
+        // What the CLI does, and the CLI itself: a thin main over StockpotTools.
+        .target(
+            name: "StockpotTools", dependencies: ["Stockpot", "StockpotJSON"],
+            path: "Sources/StockpotTools"),
+        .executableTarget(
+            name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
 
         .executableTarget(
             name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "CSQLite"],
@@ -68,6 +76,10 @@ let package = Package(
         .executableTarget(
             name: "StoreCrashWriter", dependencies: ["Stockpot"],
             path: "Tests/StoreCrashWriter"),
+        // End-to-end tests drive the built `stockpot` binary; depending on its target builds it.
+        .testTarget(
+            name: "StockpotToolsTests", dependencies: ["StockpotTools", "StockpotCLI"],
+            path: "Tests/StockpotToolsTests"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
             path: "Tests/CLibrariesTests"),
