@@ -39,7 +39,10 @@ let package = Package(
             name: "StockpotIndex", dependencies: ["StockpotJSON", "CUTF8Proc"],
             path: "Sources/StockpotIndex"),
         .target(
-            name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex"],
+            name: "StockpotQuery", dependencies: ["StockpotJSON", "StockpotIndex"],
+            path: "Sources/StockpotQuery"),
+        .target(
+            name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "StockpotQuery"],
             path: "Sources/Stockpot"),
         // What the CLI does, and the CLI itself: a thin main over StockpotTools.
         .target(
@@ -66,6 +69,9 @@ let package = Package(
         .executableTarget(
             name: "StorageCrashWriter", dependencies: ["StockpotStorage", "StorageCrashWorkload"],
             path: "Tests/StorageCrashWriter"),
+        .testTarget(
+            name: "StockpotQueryTests", dependencies: ["StockpotQuery", "StockpotIndex", "StockpotJSON", "CSQLite"],
+            path: "Tests/StockpotQueryTests"),
         .testTarget(
             name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite"],
             path: "Tests/StockpotIndexTests"),
