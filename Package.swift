@@ -76,7 +76,7 @@ let package = Package(
             name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite"],
             path: "Tests/StockpotIndexTests"),
         .testTarget(
-            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StoreCrashWriter"],
+            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StockpotQuery", "StoreCrashWriter", "CSQLite"],
             path: "Tests/StockpotTests"),
         // The alterSoup crash test's child process.
         .executableTarget(

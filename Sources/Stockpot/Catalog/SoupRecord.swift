@@ -44,7 +44,7 @@ struct SoupRecord: Sendable, Hashable {
         }
         // A record that could never have been written (an index layout the store cannot
         // build) is damage, not a soup.
-        guard specs.count { $0.type == .fullText } <= IndexSpec.maximumFullTextSpecs else { return nil }
+        guard specs.count(where: { $0.type == .fullText }) <= IndexSpec.maximumFullTextSpecs else { return nil }
         self.init(name: name, id: soupID, specs: specs, nextEntryID: nextEntryID)
     }
 
