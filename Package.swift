@@ -52,7 +52,7 @@ let package = Package(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "CSQLite"],
+            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "CSQLite"],
             path: "Benchmarks/StockpotBench"),
 
         .testTarget(

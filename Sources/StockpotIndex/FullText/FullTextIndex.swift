@@ -135,10 +135,16 @@ package struct FullTextIndex: Sendable {
 
     /// A token as the index keys it: cut to `maximumTokenBytes` at a character boundary.
     static func indexedForm(_ bytes: UnsafeRawBufferPointer) -> String {
-        guard bytes.count > maximumTokenBytes else { return String(decoding: bytes, as: UTF8.self) }
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<indexedLength(bytes)]), as: UTF8.self)
+    }
+
+    /// How many of a token's bytes the index keeps: all, or `maximumTokenBytes` cut back to a
+    /// character boundary.
+    static func indexedLength(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard bytes.count > maximumTokenBytes else { return bytes.count }
         var end = maximumTokenBytes
         while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+        return end
     }
 
     /// A query token as the index keys it.
