@@ -42,7 +42,8 @@ public struct StoreView: Sendable {
         let soup = try state.existingSoup(named: soupName)
         var documents: [[UInt8]] = []
         documents.reserveCapacity(ids.count)
-        for id in ids where soup.contains(id) {
+        // The engine's key directory alone says whether an entry exists: no index lookup.
+        for id in ids {
             if let record = try state.storedEntry(soup: soup.id, id: id) { documents.append(record.document) }
         }
         return documents

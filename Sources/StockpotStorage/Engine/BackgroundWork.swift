@@ -70,8 +70,8 @@ extension StorageEngine {
         }
     }
 
-    /// Closes the store: stops background work, makes every committed batch durable, and
-    /// releases the directory. Later calls fail with `closed`; closing twice is harmless.
+    /// Closes the store: stops background work, seals a large active segment, makes every
+    /// committed batch durable, and releases the directory. Later calls fail with `closed`; closing twice is harmless.
     /// The upper layer saves its snapshot before calling this.
     public func close() throws(StorageError) {
         background.stop()
@@ -81,6 +81,11 @@ extension StorageEngine {
             defer { commits.detach() }
             guard state.poisoned == nil, commits.poison == nil else { return .success(false) }
             do throws(StorageError) {
+                // A large active segment is sealed (with its hint file), so the next open reads
+                // hints instead of scanning it; a small one costs little to scan.
+                if state.activeEnd >= options.sealActiveSegmentOnCloseBytes {
+                    try roll(&state)
+                }
                 try state.active.handle.sync()
             } catch {
                 return .failure(error)

@@ -36,5 +36,9 @@ public struct StorageOptions: Sendable, Hashable {
     public var minimumCompressedBytes: Int = 64
 
     /// The defaults.
+    /// At close, an active segment at least this long is sealed (a segment roll, which writes
+    /// its hint file), so that the next open does not scan it. Default 1 MiB.
+    public var sealActiveSegmentOnCloseBytes: Int = 1 << 20
+
     public init() {}
 }

@@ -42,6 +42,40 @@ import Testing
         try engine.close()
     }
 
+    @Test func aCleanCloseSealsALargeActiveSegmentSoTheNextOpenScansNothing() throws {
+        let fileSystem = MemoryFileSystem()
+        var options = StorageOptions()
+        options.sealActiveSegmentOnCloseBytes = 4 << 10
+        options.backgroundCompaction = false
+        var model: [[UInt8]: [UInt8]] = [:]
+        var generator = SeededGenerator(seed: 5)
+        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        for number in 0..<40 {
+            var batch = WriteBatch()
+            batch.put(testKey(number), testValue(&generator))
+            try engine.write(batch)
+            apply(batch, to: &model)
+        }
+        try engine.close()
+        let reopened = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        // Only the hint file and the fresh active segment's header are read.
+        let hintBytes = try #require(fileSystem.fileContents("/store/" + FileNames.name(.hint, 1))).count
+        #expect(reopened.openReport.segmentBytesRead == hintBytes + SegmentFormat.headerSize)
+        #expect(difference(try contents(of: reopened), model) == nil)
+        try reopened.close()
+        // Below the threshold the active segment stays active (and is scanned).
+        func segmentCount() throws -> Int {
+            try fileSystem.listDirectory("/store").count { FileNames.parse($0)?.kind == .segment }
+        }
+        let before = try segmentCount()
+        let small = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        var batch = WriteBatch()
+        batch.put(testKey(99), [1, 2, 3])
+        try small.write(batch)
+        try small.close()
+        #expect(try segmentCount() == before)
+    }
+
     @Test func intervalDurabilitySyncsWithoutBeingAsked() throws {
         let fileSystem = MemoryFileSystem()
         var options = StorageOptions()
