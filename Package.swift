@@ -41,7 +41,7 @@ let package = Package(
             path: "Sources/Stockpot"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "CSQLite"],
+            name: "StockpotBench", dependencies: ["Stockpot", "StockpotJSON", "StockpotStorage", "CSQLite"],
             path: "Benchmarks/StockpotBench"),
 
         .testTarget(

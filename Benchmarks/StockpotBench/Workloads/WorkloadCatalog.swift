@@ -14,6 +14,11 @@ enum WorkloadCatalog {
             StorageOpenWorkload(),
             StorageCommitWorkload(),
             StorageGroupCommitWorkload(),
+            StoreIngestWorkload.threeScalar,
+            StoreIngestWorkload.fiveKinds,
+            StoreGetWorkload(),
+            StoreOpenWorkload(),
+            StoreMemoryWorkload(),
         ]
     }
 
