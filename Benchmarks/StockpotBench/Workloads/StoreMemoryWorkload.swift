@@ -25,7 +25,7 @@ struct StoreMemoryWorkload: Workload {
         // The store above is closed and released: what stays resident is heap the allocator
         // could not hand back. Then the same store opened from its snapshot.
         let closed = ResidentMemory.trimmedBytes()
-        let reopened = try Self.reopenedBytes(storePath)
+        let (reopened, reopenedIndexes) = try Self.reopenedBytes(storePath)
 
         let (sqliteHeap, sqliteDisk) = try baseline(directory, documents)
         let total = Double(loaded - before) / count
@@ -39,8 +39,8 @@ struct StoreMemoryWorkload: Workload {
             baselineName: "SQLite heap",
             note: StorageTarget.note("<= \(Int(Self.targetBytesPerEntry)) B/entry", met: total <= Self.targetBytesPerEntry)
                 + String(format: "; indexes %.0f (", indexTotal) + perKind
-                + String(format: "), rest %.0f; opened from its snapshot %.0f; SQLite on disk %.0f B/entry beyond the documents",
-                         total - indexTotal, Double(reopened - before) / count, sqliteDisk / count))
+                + String(format: "), rest %.0f; opened from its snapshot %.0f (indexes %.0f); SQLite on disk %.0f B/entry beyond the documents",
+                         total - indexTotal, Double(reopened - before) / count, Double(reopenedIndexes) / count, sqliteDisk / count))
     }
 
     /// RSS before and after ingesting `documents` into a new store at `path`, and the index
@@ -58,12 +58,14 @@ struct StoreMemoryWorkload: Workload {
         return (before, loaded, kinds)
     }
 
-    /// RSS with the store at `path` open (from its snapshot); closed and released on return.
-    private static func reopenedBytes(_ path: String) throws -> Int {
+    /// RSS with the store at `path` open (from its snapshot) and its index bytes; closed and
+    /// released on return.
+    private static func reopenedBytes(_ path: String) throws -> (resident: Int, indexes: Int) {
         let store = try Store.open(directory: path)
         let bytes = ResidentMemory.trimmedBytes()
+        let indexes = try indexBytesByKind(store.stats()).reduce(0) { $0 + $1.bytes }
         try store.close()
-        return bytes
+        return (bytes, indexes)
     }
 
     /// Index bytes by kind: the entry-id index, then each spec's ordered index under its type
