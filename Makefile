@@ -31,9 +31,10 @@ test: deps
 
 # The long crash run: many more SIGKILLs of a writing child process than `make test` makes.
 CRASH_KILLS ?= 3000
+ALTER_KILLS ?= 300
 crash: deps
 	$(SWIFT) build --build-tests
-	STOCKPOT_CRASH_KILLS=$(CRASH_KILLS) $(SWIFT) test --skip-build --filter CrashTests
+	STOCKPOT_CRASH_KILLS=$(CRASH_KILLS) STOCKPOT_ALTER_KILLS=$(ALTER_KILLS) $(SWIFT) test --skip-build --filter CrashTests
 
 bench: deps
 	$(SWIFT) run -c release stockpot-bench $(BENCH_ARGS)

@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "StockpotStorage", targets: ["StockpotStorage"]),
         .library(name: "StockpotIndex", targets: ["StockpotIndex"]),
         .library(name: "Stockpot", targets: ["Stockpot"]),
+        .library(name: "StockpotTools", targets: ["StockpotTools"]),
+        .executable(name: "stockpot", targets: ["StockpotCLI"]),
         .executable(name: "stockpot-bench", targets: ["StockpotBench"]),
     ],
     targets: [
@@ -37,11 +39,20 @@ let package = Package(
             name: "StockpotIndex", dependencies: ["StockpotJSON", "CUTF8Proc"],
             path: "Sources/StockpotIndex"),
         .target(
-            name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex"],
+            name: "StockpotQuery", dependencies: ["StockpotJSON", "StockpotIndex"],
+            path: "Sources/StockpotQuery"),
+        .target(
+            name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "StockpotQuery"],
             path: "Sources/Stockpot"),
+        // What the CLI does, and the CLI itself: a thin main over StockpotTools.
+        .target(
+            name: "StockpotTools", dependencies: ["Stockpot", "StockpotJSON"],
+            path: "Sources/StockpotTools"),
+        .executableTarget(
+            name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["Stockpot", "StockpotJSON", "StockpotStorage", "CSQLite"],
+            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "CSQLite"],
             path: "Benchmarks/StockpotBench"),
 
         .testTarget(
@@ -59,11 +70,22 @@ let package = Package(
             name: "StorageCrashWriter", dependencies: ["StockpotStorage", "StorageCrashWorkload"],
             path: "Tests/StorageCrashWriter"),
         .testTarget(
+            name: "StockpotQueryTests", dependencies: ["StockpotQuery", "StockpotIndex", "StockpotJSON", "CSQLite"],
+            path: "Tests/StockpotQueryTests"),
+        .testTarget(
             name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite"],
             path: "Tests/StockpotIndexTests"),
         .testTarget(
-            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON"],
+            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StockpotQuery", "StoreCrashWriter", "CSQLite"],
             path: "Tests/StockpotTests"),
+        // The alterSoup crash test's child process.
+        .executableTarget(
+            name: "StoreCrashWriter", dependencies: ["Stockpot"],
+            path: "Tests/StoreCrashWriter"),
+        // End-to-end tests drive the built `stockpot` binary; depending on its target builds it.
+        .testTarget(
+            name: "StockpotToolsTests", dependencies: ["StockpotTools", "StockpotCLI"],
+            path: "Tests/StockpotToolsTests"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
             path: "Tests/CLibrariesTests"),

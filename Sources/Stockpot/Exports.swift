@@ -1,4 +1,5 @@
-// The JSON layer is part of the Stockpot API: documents come and go as `JSONValue`s or as
-// UTF-8 JSON bytes read and written by `JSONReader` and `JSONWriter`.
+// The JSON and query-spec layers are part of the Stockpot API: documents come and go as
+// `JSONValue`s or UTF-8 JSON bytes (`JSONReader`, `JSONWriter`); queries as `QuerySpec`s.
 
 @_exported import StockpotJSON
+@_exported import StockpotQuery

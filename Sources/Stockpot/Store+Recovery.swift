@@ -118,7 +118,9 @@ extension RecoveryWork {
             guard var soup = state.soups[soupID] else { continue }
             for id in ids { _ = soup.entryIDs.remove(.integer(id), id: id) }
             for position in soup.indexes.indices { soup.indexes[position].remove(ids: ids) }
-            for entry in changedEntries[soupID] ?? [] { soup.insert(entry) }
+            var deferred: [IndexedEntry] = []
+            for entry in changedEntries[soupID] ?? [] { soup.insert(entry, deferring: &deferred) }
+            soup.flush(&deferred)
             state.put(soup)
         }
     }

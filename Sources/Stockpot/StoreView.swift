@@ -69,7 +69,7 @@ public struct StoreView: Sendable {
     ///
     /// - Throws: `soup_not_found`, `invalid_query`.
     public func count(_ spec: QuerySpec, in soup: String) throws(StockpotError) -> Int {
-        try runner.results(of: spec, in: soup).1.count
+        try runner.count(of: spec, in: soup)
     }
 
     /// The entry at 1-based `position` of a soup ordered by an indexed path (or by

@@ -113,7 +113,9 @@ extension IndexValue: Comparable, Hashable {
         return double > Double(whole) ? -1 : 0
     }
 
+    /// Whether `lhs` sorts before `rhs` in SQLite's order.
     public static func < (lhs: IndexValue, rhs: IndexValue) -> Bool { lhs.compare(rhs) < 0 }
+    /// Whether the values are equal in SQLite's order (`1 == 1.0`).
     public static func == (lhs: IndexValue, rhs: IndexValue) -> Bool { lhs.compare(rhs) == 0 }
 
     /// Equal values hash equally: a double with an exact integer value hashes as that integer.

@@ -82,3 +82,17 @@ import Testing
         #expect(StoreKeys.storeRecord.lexicographicallyPrecedes(first))
     }
 }
+
+@Suite struct FullTextSpecLimitTests {
+    @Test func tooManyFullTextSpecsAreAnInvalidSpecNotATrap() {
+        let limits = StoreLimits()
+        let atLimit = (0..<4096).map { IndexSpec(path: "p\($0)", type: .fullText) }
+        #expect((try? IndexSpec.validate(atLimit, limits: limits)) != nil)
+        do {
+            try IndexSpec.validate(atLimit + [IndexSpec(path: "one more", type: .fullText)], limits: limits)
+            Issue.record("4,097 full_text specs were accepted")
+        } catch {
+            #expect(error.code == .invalidIndexSpec)
+        }
+    }
+}

@@ -14,6 +14,7 @@ enum WorkloadCatalog {
             StorageOpenWorkload(),
             StorageCommitWorkload(),
             StorageGroupCommitWorkload(),
+            IndexFullTextWorkload(),
             StoreIngestWorkload.threeScalar,
             StoreIngestWorkload.fiveKinds,
             StoreGetWorkload(),

@@ -1,6 +1,7 @@
 // Index specs: a path and a type (and an optional unique flag), validated as the protocol
 // says, and written out in the catalog.
 
+import StockpotIndex
 import StockpotJSON
 
 /// One index of a soup: the path it indexes, the type of value it keeps, and whether it
@@ -38,6 +39,9 @@ public struct StoreLimits: Sendable, Hashable {
 }
 
 extension IndexSpec {
+    /// The most full_text specs a soup may have (the columns of its one full-text index).
+    static let maximumFullTextSpecs = FullTextIndex.maximumColumnCount
+
     /// Checks a soup's specs: at least one, each path non-empty and within the limit, no path
     /// twice.
     ///
@@ -45,6 +49,12 @@ extension IndexSpec {
     static func validate(_ specs: [IndexSpec], limits: StoreLimits) throws(StockpotError) {
         guard !specs.isEmpty else {
             throw StockpotError(.noIndexSpecs, "A soup needs at least one index spec.")
+        }
+        let fullTextCount = specs.count { $0.type == .fullText }
+        guard fullTextCount <= maximumFullTextSpecs else {
+            throw StockpotError(
+                .invalidIndexSpec,
+                "A soup may have at most \(maximumFullTextSpecs) full_text specs; this one has \(fullTextCount).")
         }
         var seen = Set<[UInt8]>()  // paths are keys: compared by bytes, not by Unicode equivalence
         for spec in specs {

@@ -42,6 +42,9 @@ struct SoupRecord: Sendable, Hashable {
             else { return nil }
             specs.append(IndexSpec(path: path, type: type, unique: spec["unique"] == .bool(true)))
         }
+        // A record that could never have been written (an index layout the store cannot
+        // build) is damage, not a soup.
+        guard specs.count(where: { $0.type == .fullText }) <= IndexSpec.maximumFullTextSpecs else { return nil }
         self.init(name: name, id: soupID, specs: specs, nextEntryID: nextEntryID)
     }
 

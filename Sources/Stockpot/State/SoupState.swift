@@ -75,6 +75,30 @@ struct SoupState: Sendable {
         for position in indexes.indices { indexes[position].insert(entry) }
     }
 
+    /// Adds a new entry to the entry-id index and to every index that takes entries one by
+    /// one; appends it to `deferred` for the indexes that prefer batches (see ``flush(_:)``).
+    mutating func insert(_ entry: IndexedEntry, deferring deferred: inout [IndexedEntry]) {
+        entryIDs.insert(.integer(entry.id), id: entry.id)
+        var defers = false
+        for position in indexes.indices {
+            if indexes[position].prefersBatchInserts {
+                defers = true
+            } else {
+                indexes[position].insert(entry)
+            }
+        }
+        if defers { deferred.append(entry) }
+    }
+
+    /// Adds the deferred new entries to the indexes that prefer batches, and empties the list.
+    mutating func flush(_ deferred: inout [IndexedEntry]) {
+        guard !deferred.isEmpty else { return }
+        for position in indexes.indices where indexes[position].prefersBatchInserts {
+            indexes[position].insert(batch: deferred)
+        }
+        deferred.removeAll()
+    }
+
     /// Removes an entry from every index, given its values.
     mutating func remove(_ entry: IndexedEntry) {
         _ = entryIDs.remove(.integer(entry.id), id: entry.id)

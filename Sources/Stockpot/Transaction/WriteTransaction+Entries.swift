@@ -57,9 +57,13 @@ extension WriteTransaction {
         return try atomically { () throws(StockpotError) in
             var stored: [(document: JSONValue, bytes: [UInt8])] = []
             stored.reserveCapacity(entries.count)
+            // New entries reach batch-friendly indexes (full-text) at the end of the batch.
+            var deferred: [IndexedEntry] = []
             for (position, entry) in entries.enumerated() {
-                stored.append(try upsertOne(entry, position: position, into: &soup, externalSpec: externalSpec))
+                stored.append(
+                    try upsertOne(entry, position: position, into: &soup, externalSpec: externalSpec, deferred: &deferred))
             }
+            soup.flush(&deferred)
             state.put(soup)
             return stored
         }
@@ -76,7 +80,8 @@ extension WriteTransaction {
     }
 
     private func upsertOne(
-        _ entry: JSONValue, position: Int, into soup: inout SoupState, externalSpec: Int?
+        _ entry: JSONValue, position: Int, into soup: inout SoupState, externalSpec: Int?,
+        deferred: inout [IndexedEntry]
     ) throws(StockpotError) -> (document: JSONValue, bytes: [UInt8]) {
         guard case .object(var object) = entry else {
             throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not a JSON object.")
@@ -126,6 +131,8 @@ extension WriteTransaction {
         }
         let indexed = try soup.indexedEntry(id: id, document: bytes)
         if let previous {
+            // The entry may be among the deferred new ones (an external id matched it).
+            soup.flush(&deferred)
             soup.remove(try soup.indexedEntry(id: id, document: previous.document))
         }
         if let spec = soup.uniqueConflict(for: indexed) {
@@ -133,7 +140,11 @@ extension WriteTransaction {
                 .uniqueViolation,
                 "Another entry of soup \"\(soup.name)\" already has the value \(indexed.values[soup.specIndex(forPath: spec.path) ?? 0]) at the unique path \"\(spec.path)\".")
         }
-        soup.insert(indexed)
+        if previous == nil {
+            soup.insert(indexed, deferring: &deferred)
+        } else {
+            soup.insert(indexed)
+        }
         recordPut(EntryKey(soup: soup.id, id: id), EntryRecord(created: previous?.created ?? now, document: bytes))
         return (document, bytes)
     }

@@ -66,6 +66,35 @@ package struct FullTextIndex: Sendable {
         }
     }
 
+    /// Indexes several entries' full-text columns at once: each token's posting list is found
+    /// once for the whole batch instead of once per entry (the bulk-ingestion path).
+    ///
+    /// - Parameter entries: ids not in the index and distinct, each with `columnCount` column
+    ///   texts (anything else is a programmer error, as for ``add(id:columns:)``); any order.
+    /// - Complexity: O(text length) plus, per distinct token of the batch, one table lookup and
+    ///   O(1) amortized per posting when the ids are above every indexed id.
+    package mutating func add(batch entries: [(id: Int64, columns: [String?])]) {
+        let sorted = entries.sorted { $0.id < $1.id }
+        var collected = DocumentTerms()
+        for (position, entry) in sorted.enumerated() {
+            precondition(entry.columns.count == columnCount, "expected \(columnCount) full-text columns")
+            let added = documents.insert(id: entry.id, payload: [], format: Self.documentFormat)
+            precondition(added, "entry \(entry.id) is already in the full-text index")
+            for (column, text) in entry.columns.enumerated() {
+                if let text { collected.collect(text, column: column, entry: position) }
+            }
+        }
+        let format = termFormat
+        collected.forEachTerm(format: format) { key, postings in
+            let change = terms.update(key) { list in
+                for (entry, payload) in postings {
+                    _ = list.insert(id: sorted[entry].id, payload: payload, format: format)
+                }
+            }
+            if change.added { vocabulary.insert(key) }
+        }
+    }
+
     /// Removes an entry, given the column texts it was added with (the caller keeps them).
     ///
     /// Does nothing when `id` is not in the index. Texts other than the ones added leave stale
@@ -135,10 +164,16 @@ package struct FullTextIndex: Sendable {
 
     /// A token as the index keys it: cut to `maximumTokenBytes` at a character boundary.
     static func indexedForm(_ bytes: UnsafeRawBufferPointer) -> String {
-        guard bytes.count > maximumTokenBytes else { return String(decoding: bytes, as: UTF8.self) }
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<indexedLength(bytes)]), as: UTF8.self)
+    }
+
+    /// How many of a token's bytes the index keeps: all, or `maximumTokenBytes` cut back to a
+    /// character boundary.
+    static func indexedLength(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard bytes.count > maximumTokenBytes else { return bytes.count }
         var end = maximumTokenBytes
         while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+        return end
     }
 
     /// A query token as the index keys it.

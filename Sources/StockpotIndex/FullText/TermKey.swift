@@ -6,14 +6,24 @@
 /// A value type; safe to pass between threads.
 struct TermKey: Sendable, Hashable, Comparable {
     /// The token text; valid UTF-8 like every String.
-    var text: String
+    let text: String
+    /// FNV-1a of the text's bytes, computed once: the term table hashes and shards by it, and
+    /// compares bytes only when it matches.
+    let bytesHash: UInt64
 
     init(_ text: String) {
         self.text = text
+        bytesHash = TermKey.withUTF8(text) { TermKey.fnv1a($0) }
+    }
+
+    /// A key whose hash the caller computed with ``fnv1a(_:)`` over `text`'s bytes.
+    init(_ text: String, bytesHash: UInt64) {
+        self.text = text
+        self.bytesHash = bytesHash
     }
 
     static func == (lhs: TermKey, rhs: TermKey) -> Bool {
-        bytesEqual(lhs.text, rhs.text)
+        lhs.bytesHash == rhs.bytesHash && bytesEqual(lhs.text, rhs.text)
     }
 
     static func < (lhs: TermKey, rhs: TermKey) -> Bool {
@@ -21,7 +31,17 @@ struct TermKey: Sendable, Hashable, Comparable {
     }
 
     func hash(into hasher: inout Hasher) {
-        TermKey.hashBytes(of: text, into: &hasher)
+        hasher.combine(bytesHash)
+    }
+
+    /// FNV-1a over `bytes`, with a final mix so that the low bits (shard and bucket choice)
+    /// depend on every byte.
+    static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash ^ (hash >> 29)
     }
 
     /// The number of UTF-8 bytes of the token.

@@ -113,14 +113,9 @@ struct TermTable: Sendable {
         shards = doubled
     }
 
-    /// FNV-1a over the token's bytes: cheap, and independent of the dictionaries' own hashing.
+    /// The token's FNV-1a hash, rotated so that the shard is chosen by other bits than the
+    /// shard's dictionary buckets (which the standard library seeds and mixes on its own).
     static func shardHash(_ key: TermKey) -> UInt64 {
-        TermKey.withUTF8(key.text) { bytes in
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in bytes {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
-            return hash ^ (hash >> 29)
-        }
+        (key.bytesHash << 17) | (key.bytesHash >> 47)
     }
 }

@@ -26,6 +26,12 @@ package struct FullTextPathIndex: SoupIndex {
         index.add(id: entry.id, columns: columns(of: entry))
     }
 
+    package var prefersBatchInserts: Bool { true }
+
+    package mutating func insert(batch: [IndexedEntry]) {
+        index.add(batch: batch.map { ($0.id, columns(of: $0)) })
+    }
+
     package mutating func remove(_ entry: IndexedEntry) {
         index.remove(id: entry.id, columns: columns(of: entry))
     }
@@ -37,9 +43,10 @@ package struct FullTextPathIndex: SoupIndex {
 
     package mutating func build(from entries: [IndexedEntry]) {
         var fresh = FullTextIndex(columnCount: fields.count)
-        // Ascending ids append to every posting list: amortized O(1) per token.
-        for entry in entries.sorted(by: { $0.id < $1.id }) {
-            fresh.add(id: entry.id, columns: columns(of: entry))
+        // Batches of ascending ids: one lookup per token and batch, appends to every list.
+        let sorted = entries.sorted { $0.id < $1.id }
+        for start in stride(from: 0, to: sorted.count, by: 4_096) {
+            fresh.add(batch: sorted[start..<min(start + 4_096, sorted.count)].map { ($0.id, columns(of: $0)) })
         }
         index = fresh
     }

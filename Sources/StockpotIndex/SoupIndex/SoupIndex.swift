@@ -43,6 +43,11 @@ package protocol SoupIndex: Sendable {
     func admits(_ entry: IndexedEntry) -> Bool
     /// Adds an entry that is not in the index.
     mutating func insert(_ entry: IndexedEntry)
+    /// Whether inserting many new entries at once with ``insert(batch:)`` is much cheaper than
+    /// one by one (the store then defers this index's inserts to the end of a batch).
+    var prefersBatchInserts: Bool { get }
+    /// Adds entries that are not in the index (distinct ids, any order).
+    mutating func insert(batch: [IndexedEntry])
     /// Removes an entry, given the values it was added with.
     mutating func remove(_ entry: IndexedEntry)
     /// Removes entries knowing only their ids: one pass over the whole index (recovery).
@@ -61,4 +66,12 @@ package protocol SoupIndex: Sendable {
     ///
     /// - Throws: `IndexSnapshotError` when the bytes do not decode; the index is then unchanged.
     mutating func restore(from bytes: UnsafeRawBufferPointer) throws(IndexSnapshotError)
+}
+
+extension SoupIndex {
+    package var prefersBatchInserts: Bool { false }
+
+    package mutating func insert(batch: [IndexedEntry]) {
+        for entry in batch { insert(entry) }
+    }
 }

@@ -98,6 +98,7 @@ struct CompactionOutput {
         guard let file else { return }
         try flush()
         try file.handle.sync()
+        file.seal(length: end)
         try? engine.writeHints(hints, segment: file.number, length: end)
         finished.append(WrittenSegment(
             file: file,

@@ -27,6 +27,7 @@ extension StorageEngine {
             throw poison(&state, error, doing: "An fsync of the log")
         }
         let sealedEnd = LogPosition(segment: old.number, offset: state.activeEnd)
+        old.seal(length: state.activeEnd)
         commits.markDurable(through: sealedEnd)
         releaseBlobsAwaitingSync(&state)
         let number = state.allocateFileNumber()

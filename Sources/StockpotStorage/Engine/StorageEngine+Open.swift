@@ -189,6 +189,7 @@ struct StoreOpener {
                 file: path(name), offset: min(size, Int(sealed.length)))
         }
         usage[sealed.number, default: SegmentUsage(total: 0, dead: 0)].total += size
+        file.seal(length: size)
         if let hints = loadHints(sealed) {
             // The header is checked even when the hints spare the scan.
             let header = try handle.read(count: SegmentFormat.headerSize, at: 0)

@@ -50,43 +50,61 @@ public struct StorageView: Sendable {
 }
 
 extension StorageVersion {
-    /// Reads and verifies the value a key-directory location points to.
+    /// Reads and verifies the value a key-directory location points to: the record is
+    /// checked and decompressed in place, into the one array returned.
     func value(at location: KeyLocation) throws(StorageError) -> [UInt8] {
         guard let segment = segments.files[UInt64(location.segment)] else {
             throw .corruption(
                 "The key directory points into segment \(location.segment), which is not open.",
                 file: FileNames.name(.segment, UInt64(location.segment)))
         }
-        let (header, _, stored) = try segment.readRecord(
-            at: Int(location.offset), length: Int(location.length))
-        switch header.tag {
-        case .put:
-            guard header.flags.contains(.compressed) else { return stored }
-            return try decompress(stored, header: header, file: segment.path, offset: Int(location.offset))
-        case .putBlob:
-            guard let reference = stored.withUnsafeBytes({ BlobReference(decoding: $0) }) else {
-                throw .corruption("A blob reference does not decode.", file: segment.path, offset: Int(location.offset))
+        let offset = Int(location.offset)
+        let blob: BlobReference? = try segment.withRecord(at: offset, length: Int(location.length)) {
+            (header, _, stored) throws(StorageError) -> BlobReference? in
+            switch header.tag {
+            case .put:
+                return nil
+            case .putBlob:
+                guard let reference = BlobReference(decoding: stored) else {
+                    throw .corruption("A blob reference does not decode.", file: segment.path, offset: offset)
+                }
+                return reference
+            case .delete:
+                throw .corruption("The key directory points at a delete record.", file: segment.path, offset: offset)
             }
-            return try BlobStore(directory: directory, fileSystem: fileSystem).read(reference)
-        case .delete:
-            throw .corruption("The key directory points at a delete record.", file: segment.path, offset: Int(location.offset))
+        }
+        if let blob {
+            return try BlobStore(directory: directory, fileSystem: fileSystem).read(blob)
+        }
+        return try segment.withRecord(at: offset, length: Int(location.length)) {
+            (header, _, stored) throws(StorageError) -> [UInt8] in
+            guard header.flags.contains(.compressed) else { return Array(stored) }
+            return try decompress(stored, header: header, file: segment.path, offset: offset)
         }
     }
 
     private func decompress(
-        _ stored: [UInt8], header: RecordHeader, file: String, offset: Int
+        _ stored: UnsafeRawBufferPointer, header: RecordHeader, file: String, offset: Int
     ) throws(StorageError) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: header.originalLength)
-        let ok = stored.withUnsafeBytes { input in
-            output.withUnsafeMutableBytes { out in
-                if header.dictionaryID == 0 {
-                    return LZ4Codec.decompress(
-                        input, originalLength: header.originalLength,
-                        dictionary: UnsafeRawBufferPointer(start: nil, count: 0), into: out)
-                }
-                guard let dictionary = dictionaries.contents[header.dictionaryID] else { return false }
-                return LZ4Codec.decompress(input, originalLength: header.originalLength, dictionary: dictionary, into: out)
+        var dictionary: LZ4Dictionary?
+        if header.dictionaryID != 0 {
+            guard let loaded = dictionaries.contents[header.dictionaryID] else {
+                throw .corruption(
+                    "A record names dictionary \(header.dictionaryID), which is not loaded.", file: file, offset: offset)
             }
+            dictionary = loaded
+        }
+        let length = header.originalLength
+        var ok = false
+        let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+            let out = UnsafeMutableRawBufferPointer(buffer)
+            if let dictionary {
+                ok = LZ4Codec.decompress(stored, originalLength: length, dictionary: dictionary, into: out)
+            } else {
+                ok = LZ4Codec.decompress(
+                    stored, originalLength: length, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), into: out)
+            }
+            initialized = ok ? length : 0
         }
         guard ok else {
             throw .corruption("A compressed value does not decompress to its recorded length.", file: file, offset: offset)

@@ -57,6 +57,9 @@ package protocol FileHandle: AnyObject, Sendable {
     func truncate(to size: Int) throws(StorageError)
     /// Closes the file. Further calls fail with `ioError` (EBADF). Idempotent.
     func close()
+    /// The first `count` bytes mapped read-only, or nil when this file system does not map
+    /// (callers then read with `read(into:at:)`). Only for files that no longer change.
+    func mapReadOnly(count: Int) -> MappedRegion?
 }
 
 /// A held exclusive lock on a file.
@@ -66,6 +69,9 @@ package protocol FileLock: AnyObject, Sendable {
 }
 
 extension FileHandle {
+    /// No mapping: the in-memory and fault-injecting file systems read through `read(into:at:)`.
+    package func mapReadOnly(count: Int) -> MappedRegion? { nil }
+
     /// Reads `count` bytes at `offset` into a new array (shorter only at the end of the file).
     package func read(count: Int, at offset: Int) throws(StorageError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -41,6 +41,14 @@ package final class RealFileHandle: FileHandle {
         return Int(info.st_size)
     }
 
+    /// `mmap(2)` of the first `count` bytes, read-only and shared; nil when it fails (the
+    /// caller reads with `pread` instead) or when `count` is 0.
+    package func mapReadOnly(count: Int) -> MappedRegion? {
+        guard count > 0, let fd = try? openDescriptor("map") else { return nil }
+        guard let base = mmap(nil, count, PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else { return nil }
+        return MappedRegion(bytes: UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     /// `pread(2)` until `buffer` is full or the file ends.
     package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(StorageError)
         -> Int

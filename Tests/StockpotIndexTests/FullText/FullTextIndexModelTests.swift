@@ -175,3 +175,41 @@ import Testing
         #expect(index.entries(withPhrase: ["stock", "stock"], column: nil) == [])
     }
 }
+
+@Suite struct FullTextBatchAddTests {
+    @Test(arguments: [1, 2, 3] as [UInt64]) func aBatchAddGivesTheIndexSingleAddsGive(seed: UInt64) {
+        var generator = BatchSeeded(seed: seed)
+        let words = ["alpha", "Beta", "gamma", "délta", "e", "alpha-beta", "x1", "Ωmega", "gamma gamma"]
+        var single = FullTextIndex(columnCount: 2)
+        var batched = FullTextIndex(columnCount: 2)
+        var nextID: Int64 = 1
+        for _ in 0..<20 {
+            var batch: [(id: Int64, columns: [String?])] = []
+            for _ in 0..<(1 + generator.below(30)) {
+                let columns: [String?] = (0..<2).map { _ in
+                    generator.below(5) == 0 ? nil : (0..<generator.below(12)).map { _ in words[generator.below(words.count)] }.joined(separator: " ")
+                }
+                batch.append((nextID, columns))
+                nextID += Int64(1 + generator.below(3))
+            }
+            batch.shuffle(using: &generator)
+            for entry in batch.sorted(by: { $0.id < $1.id }) { single.add(id: entry.id, columns: entry.columns) }
+            batched.add(batch: batch)
+            #expect(batched.serialized() == single.serialized(), "seed \(seed)")
+        }
+    }
+}
+
+/// A small seeded generator for the batch test.
+private struct BatchSeeded: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}

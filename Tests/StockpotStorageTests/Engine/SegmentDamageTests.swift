@@ -1,6 +1,7 @@
 // Damage to segment files: a torn tail of the active segment is cut and every complete batch
 // kept; the same cut in a sealed segment, or any flipped bit, is detected and never returned.
 
+import Foundation
 import Testing
 @testable import StockpotStorage
 
@@ -89,6 +90,48 @@ import Testing
             var detected = false
             do {
                 let engine = try reopen(fileSystem, rollBytes: 1024)
+                for (key, value) in model {
+                    do {
+                        let read = try engine.value(for: key)
+                        #expect(read == value, "bit \(bit): a flipped value was returned")
+                    } catch {
+                        #expect(error.code == .corruption, "bit \(bit): \(error)")
+                        detected = true
+                    }
+                }
+                try engine.close()
+            } catch {
+                #expect(error.code == .corruption, "bit \(bit): \(error)")
+                detected = true
+            }
+            #expect(detected, "bit \(bit) of \(original.count * 8) went unnoticed")
+        }
+    }
+
+    /// The same on the real file system, where sealed segments are read through a memory
+    /// mapping: every seventh bit (so every byte and every bit position is hit).
+    @Test func bitFlipsInAMappedSealedSegmentAreDetected() throws {
+        let (memory, models) = try makeStore(batches: 6, rollBytes: 1024)
+        let model = models.last!
+        let directory = NSTemporaryDirectory() + "stockpot-flip-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for name in try memory.listDirectory("/store") {
+            let bytes = try #require(memory.fileContents("/store/" + name))
+            FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes))
+        }
+        let path = directory + "/" + FileNames.name(.segment, 1)
+        let original = try #require(memory.fileContents("/store/" + FileNames.name(.segment, 1)))
+        var options = StorageOptions()
+        options.segmentRollBytes = 1024
+        options.backgroundCompaction = false
+        for bit in stride(from: 0, to: original.count * 8, by: 7) {
+            var flipped = original
+            flipped[bit / 8] ^= 1 << (bit % 8)
+            FileManager.default.createFile(atPath: path, contents: Data(flipped))
+            var detected = false
+            do {
+                let engine = try StorageEngine.open(directory: directory, options: options)
                 for (key, value) in model {
                     do {
                         let read = try engine.value(for: key)

@@ -1,0 +1,148 @@
+// The async form of every store call: the synchronous call run on a Dispatch worker, so that
+// an actor or a task never blocks its executor on file I/O or an fsync.
+
+import Dispatch
+import StockpotJSON
+
+extension Store {
+    /// Runs `work` on a global Dispatch queue and returns its result.
+    private func offload<R: Sendable>(
+        _ work: @escaping @Sendable () throws(StockpotError) -> R
+    ) async throws(StockpotError) -> R {
+        let result: Result<R, StockpotError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(StockpotError) -> R in try work() })
+            }
+        }
+        return try result.get()
+    }
+
+    /// Opens a store without blocking the caller's executor; see ``open(directory:options:)``.
+    public static func open(directory: String, options: StoreOptions = StoreOptions()) async throws(StockpotError) -> Store {
+        let result: Result<Store, StockpotError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(StockpotError) -> Store in
+                    try Store.open(directory: directory, options: options)
+                })
+            }
+        }
+        return try result.get()
+    }
+
+    /// ``close()``, off the caller's executor.
+    public func close() async throws(StockpotError) {
+        try await offload { () throws(StockpotError) in try self.close() }
+    }
+
+    /// ``write(_:)``, off the caller's executor.
+    public func write<R: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> R) async throws -> R {
+        let result: Result<R, any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { try self.write(body) })
+            }
+        }
+        return try result.get()
+    }
+
+    /// ``registerSoup(_:indexSpecs:)``, off the caller's executor.
+    public func registerSoup(_ name: String, indexSpecs: [IndexSpec]) async throws(StockpotError) {
+        try await offload { () throws(StockpotError) in try self.registerSoup(name, indexSpecs: indexSpecs) }
+    }
+
+    /// ``soupExists(_:)``; answered from memory.
+    public func soupExists(_ name: String) async -> Bool {
+        view().soupExists(name)
+    }
+
+    /// ``allSoupNames()``; answered from memory.
+    public func allSoupNames() async -> [String] {
+        view().allSoupNames()
+    }
+
+    /// ``indexSpecs(of:)``; answered from memory.
+    public func indexSpecs(of soup: String) async throws(StockpotError) -> [IndexSpec] {
+        try view().indexSpecs(of: soup)
+    }
+
+    /// ``alterSoup(_:indexSpecs:reIndexData:)``, off the caller's executor.
+    public func alterSoup(_ name: String, indexSpecs: [IndexSpec], reIndexData: Bool = true) async throws(StockpotError) {
+        try await offload { () throws(StockpotError) in
+            try self.alterSoup(name, indexSpecs: indexSpecs, reIndexData: reIndexData)
+        }
+    }
+
+    /// ``reIndexSoup(_:paths:)``, off the caller's executor.
+    public func reIndexSoup(_ name: String, paths: [String]) async throws(StockpotError) {
+        try await offload { () throws(StockpotError) in try self.reIndexSoup(name, paths: paths) }
+    }
+
+    /// ``clearSoup(_:)``, off the caller's executor.
+    public func clearSoup(_ name: String) async throws(StockpotError) {
+        try await offload { () throws(StockpotError) in try self.clearSoup(name) }
+    }
+
+    /// ``removeSoup(_:)``, off the caller's executor.
+    public func removeSoup(_ name: String) async throws(StockpotError) {
+        try await offload { () throws(StockpotError) in try self.removeSoup(name) }
+    }
+
+    /// ``upsert(_:into:externalIdPath:)``, off the caller's executor.
+    @discardableResult
+    public func upsert(
+        _ entries: [JSONValue], into soup: String, externalIdPath: String? = nil
+    ) async throws(StockpotError) -> [JSONValue] {
+        try await offload { () throws(StockpotError) in
+            try self.upsert(entries, into: soup, externalIdPath: externalIdPath)
+        }
+    }
+
+    /// ``upsert(json:into:externalIdPath:)``, off the caller's executor.
+    @discardableResult
+    public func upsert(
+        json documents: [[UInt8]], into soup: String, externalIdPath: String? = nil
+    ) async throws(StockpotError) -> [[UInt8]] {
+        try await offload { () throws(StockpotError) in
+            try self.upsert(json: documents, into: soup, externalIdPath: externalIdPath)
+        }
+    }
+
+    /// ``retrieve(_:from:)``, off the caller's executor.
+    public func retrieve(_ ids: [Int64], from soup: String) async throws(StockpotError) -> [JSONValue] {
+        try await offload { () throws(StockpotError) in try self.retrieve(ids, from: soup) }
+    }
+
+    /// ``retrieve(json:from:)``, off the caller's executor.
+    public func retrieve(json ids: [Int64], from soup: String) async throws(StockpotError) -> [[UInt8]] {
+        try await offload { () throws(StockpotError) in try self.retrieve(json: ids, from: soup) }
+    }
+
+    /// ``delete(_:from:)``, off the caller's executor.
+    public func delete(_ ids: [Int64], from soup: String) async throws(StockpotError) {
+        try await offload { () throws(StockpotError) in try self.delete(ids, from: soup) }
+    }
+
+    /// ``query(_:in:page:)``, off the caller's executor.
+    public func query(_ spec: QuerySpec, in soup: String, page: Int = 0) async throws(StockpotError) -> QueryPage {
+        try await offload { () throws(StockpotError) in try self.query(spec, in: soup, page: page) }
+    }
+
+    /// ``count(_:in:)``, off the caller's executor.
+    public func count(_ spec: QuerySpec, in soup: String) async throws(StockpotError) -> Int {
+        try await offload { () throws(StockpotError) in try self.count(spec, in: soup) }
+    }
+
+    /// ``deleteFirstPage(of:in:)``, off the caller's executor.
+    public func deleteFirstPage(of spec: QuerySpec, in soup: String) async throws(StockpotError) {
+        try await offload { () throws(StockpotError) in try self.deleteFirstPage(of: spec, in: soup) }
+    }
+
+    /// ``stats()``, off the caller's executor.
+    public func stats() async throws(StockpotError) -> StoreStats {
+        try await offload { () throws(StockpotError) in try self.stats() }
+    }
+
+    /// ``compact()``, off the caller's executor.
+    public func compact() async throws(StockpotError) -> StoreStats {
+        try await offload { () throws(StockpotError) in try self.compact() }
+    }
+}

@@ -1,0 +1,103 @@
+// Named stores under one root directory, as SmartStore keeps a user store and a global store:
+// list, open (creating), and remove them. Store names become directory names, so they are
+// restricted to plain, portable file names.
+
+import Foundation
+import StockpotStorage
+
+/// The stores kept under one root directory, each in a subdirectory named after the store.
+///
+/// Immutable and `Sendable`. Opening goes through ``Store/open(directory:options:)``, so a
+/// store open in this or another process cannot be opened or removed (`store_locked`).
+public struct StoreDirectory: Sendable, Hashable {
+    /// The root directory.
+    public let root: String
+
+    /// The stores under `root` (created on first use).
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// The longest store name, in bytes.
+    public static let maximumNameBytes = 200
+
+    /// The names of the stores under the root, sorted.
+    ///
+    /// - Throws: `io_error` when the root exists but cannot be read.
+    public func storeNames() throws(StockpotError) -> [String] {
+        guard FileManager.default.fileExists(atPath: root) else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: root)
+        } catch {
+            throw StockpotError(.ioError, "The store root \(root) cannot be listed: \(error.localizedDescription)")
+        }
+        return names.filter { Self.isValidName($0) && FileManager.default.fileExists(atPath: path(of: $0) + "/MANIFEST") }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Whether a store of that name exists.
+    public func storeExists(_ name: String) -> Bool {
+        Self.isValidName(name) && FileManager.default.fileExists(atPath: path(of: name) + "/MANIFEST")
+    }
+
+    /// Opens the named store, creating it (and the root) when it does not exist.
+    ///
+    /// - Throws: `invalid_store_name`; the errors of ``Store/open(directory:options:)``.
+    public func open(_ name: String, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
+        try Self.validateName(name)
+        do {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        } catch {
+            throw StockpotError(.ioError, "The store root \(root) cannot be created: \(error.localizedDescription)")
+        }
+        return try Store.open(directory: path(of: name), options: options)
+    }
+
+    /// Removes the named store and all its files; removing a store that does not exist does
+    /// nothing.
+    ///
+    /// - Throws: `invalid_store_name`; `store_locked` when the store is open (here or in
+    ///   another process); `io_error`.
+    public func removeStore(_ name: String) throws(StockpotError) {
+        try Self.validateName(name)
+        let directory = path(of: name)
+        guard FileManager.default.fileExists(atPath: directory) else { return }
+        let lock: any FileLock
+        do {
+            lock = try RealFileSystem().lockFile(directory + "/" + FileNames.lock)
+        } catch {
+            throw StockpotError(error)
+        }
+        defer { lock.release() }
+        do {
+            try FileManager.default.removeItem(atPath: directory)
+        } catch {
+            throw StockpotError(.ioError, "The store \(name) cannot be removed: \(error.localizedDescription)")
+        }
+    }
+
+    /// The directory of the named store.
+    public func path(of name: String) -> String {
+        root + "/" + name
+    }
+
+    /// Whether `name` can name a store: 1 to 200 bytes of ASCII letters, digits, `-`, `_` and
+    /// `.`, not starting with `.`.
+    public static func isValidName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard !bytes.isEmpty, bytes.count <= maximumNameBytes, bytes[0] != UInt8(ascii: ".") else { return false }
+        return bytes.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func validateName(_ name: String) throws(StockpotError) {
+        guard isValidName(name) else {
+            throw StockpotError(
+                .invalidStoreName,
+                "\"\(name.prefix(40))\" cannot name a store: use 1 to \(maximumNameBytes) ASCII letters, digits, '-', '_' or '.', not starting with '.'.")
+        }
+    }
+}

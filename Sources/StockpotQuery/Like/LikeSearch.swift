@@ -1,0 +1,82 @@
+// LIKE over a soup's path: a `prefix%` pattern on a text index is answered from index ranges
+// (one per ASCII case variant of the prefix); any other pattern by scanning the index's keys;
+// a path with no index by scanning the documents' values.
+
+import StockpotIndex
+import StockpotJSON
+
+/// Finds the entries whose value at a path matches a LIKE pattern.
+struct LikeSearch<Soup: QueryableSoup> {
+    let soup: Soup
+    /// A prefix with more ASCII letters than this is narrowed by the first ones only, and the
+    /// candidates are checked against the whole pattern.
+    static var maximumVariantLetters: Int { 6 }
+
+    func select(path: String, pattern: LikePattern) throws(QueryError) -> Selection {
+        guard let spec = soup.specIndex(forPath: path) else {
+            var ids: [Int64] = []
+            try soup.scan(path: path) { id, value in
+                if let text = SQLiteText.text(of: value), pattern.matches(text) { ids.append(id) }
+                return true
+            }
+            return .ordered(ids, bySpec: nil)
+        }
+        let index = soup.orderedIndex(ofSpec: spec)
+        let type = soup.indexedFields[spec].type
+        if let prefix = pattern.prefixOnly, type == .string || type == .fullText {
+            return .ordered(prefixMatches(index, prefix: prefix, pattern: pattern), bySpec: spec)
+        }
+        // Scan the keys: null never matches; numbers match through their SQLite text.
+        var ids: [Int64] = []
+        index.forEach(from: index.upperBound(.null)) { entry in
+            if let text = SQLiteText.text(of: entry.value), pattern.matches(text) { ids.append(entry.id) }
+            return true
+        }
+        return .ordered(ids, bySpec: spec)
+    }
+
+    /// The ids, in index order, of text values that start with `prefix` ignoring ASCII case.
+    private func prefixMatches(_ index: OrderedIndex, prefix: [UInt8], pattern: LikePattern) -> [Int64] {
+        let (narrowed, exact) = Self.narrowedPrefix(prefix)
+        var ids: [Int64] = []
+        for variant in Self.caseVariants(of: narrowed) {
+            guard let start = String(validating: variant, as: UTF8.self) else { continue }
+            index.forEach(from: index.lowerBound(.text(start))) { entry in
+                guard case .text(let text) = entry.value, text.utf8.starts(with: variant) else { return false }
+                if exact || pattern.matches(text) { ids.append(entry.id) }
+                return true
+            }
+        }
+        return ids
+    }
+
+    /// The part of `prefix` up to (not including) its `maximumVariantLetters + 1`-th ASCII
+    /// letter, and whether that is the whole prefix (then every candidate matches).
+    static func narrowedPrefix(_ prefix: [UInt8]) -> ([UInt8], exact: Bool) {
+        var letters = 0
+        for (position, byte) in prefix.enumerated() where isASCIILetter(byte) {
+            letters += 1
+            if letters > maximumVariantLetters { return (Array(prefix[..<position]), false) }
+        }
+        return (prefix, true)
+    }
+
+    /// Every spelling of `bytes` with its ASCII letters in either case, in ascending byte order.
+    static func caseVariants(of bytes: [UInt8]) -> [[UInt8]] {
+        var variants: [[UInt8]] = [[]]
+        for byte in bytes {
+            if isASCIILetter(byte) {
+                let upper = byte & ~0x20
+                let lower = byte | 0x20
+                variants = variants.flatMap { [$0 + [upper], $0 + [lower]] }
+            } else {
+                variants = variants.map { $0 + [byte] }
+            }
+        }
+        return variants.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+    }
+}

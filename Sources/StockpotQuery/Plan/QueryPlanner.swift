@@ -1,0 +1,183 @@
+// Answers a query spec over one soup: finds the matching entries the cheapest way (a run of
+// index positions for exact and range, prefix ranges or a key scan for like, posting lists
+// for match, a document scan for paths with no index) and puts them in the order asked for.
+
+import StockpotIndex
+import StockpotJSON
+
+/// The entries a condition selects, before ordering.
+enum Selection {
+    /// Every entry.
+    case all
+    /// The entries at a run of positions of the ordered index of a spec (in its order).
+    case positions(spec: Int, Range<Int>)
+    /// These ids, in the order of the ordered index of a spec (`spec` nil: ascending ids).
+    case ordered([Int64], bySpec: Int?)
+}
+
+/// Plans and runs query specs against one soup.
+package struct QueryPlanner<Soup: QueryableSoup> {
+    let soup: Soup
+
+    /// A planner over `soup`.
+    package init(soup: Soup) {
+        self.soup = soup
+    }
+
+    /// The results of `spec`, in order.
+    ///
+    /// - Throws: `invalid_query` for a malformed spec; read failures from scans.
+    package func results(of spec: QuerySpec) throws(QueryError) -> ResultOrder {
+        try Self.validate(spec)
+        let selection = try select(spec)
+        return try order(selection, by: spec.orderPath ?? spec.indexPath, descending: spec.order == .descending)
+    }
+
+    /// The number of results of `spec`.
+    package func count(of spec: QuerySpec) throws(QueryError) -> Int {
+        try Self.validate(spec)
+        switch try select(spec) {
+        case .all: return soup.entryIDs.count
+        case .positions(_, let range): return range.count
+        case .ordered(let ids, _): return ids.count
+        }
+    }
+
+    static func validate(_ spec: QuerySpec) throws(QueryError) {
+        guard spec.pageSize >= 1 else {
+            throw .invalid("The page size is \(spec.pageSize); it must be at least 1.")
+        }
+    }
+
+    // MARK: Conditions
+
+    func select(_ spec: QuerySpec) throws(QueryError) -> Selection {
+        switch spec.queryType {
+        case .all:
+            return .all
+        case .exact:
+            let path = try requiredPath(spec)
+            guard let key = spec.matchKey else { throw .invalid("An exact query needs a matchKey.") }
+            return try compare(path: path, from: key, through: key)
+        case .range:
+            guard spec.beginKey != nil || spec.endKey != nil, let path = spec.indexPath else {
+                // SmartStore: a range with no keys has no condition.
+                return .all
+            }
+            return try compare(path: path, from: spec.beginKey, through: spec.endKey)
+        case .like:
+            let path = try requiredPath(spec)
+            guard let key = spec.likeKey else { throw .invalid("A like query needs a likeKey.") }
+            guard let pattern = LikePattern(key) else { throw .invalid("The like pattern \"\(key)\" is malformed.") }
+            return try LikeSearch(soup: soup).select(path: path, pattern: pattern)
+        case .match:
+            throw .invalid("Queries of type \"match\" are not supported yet.")
+        case .smart:
+            throw .invalid("A smart query is run with runSmartQuery, not as a soup query.")
+        }
+    }
+
+    private func requiredPath(_ spec: QuerySpec) throws(QueryError) -> String {
+        guard let path = spec.indexPath, !path.isEmpty else {
+            throw .invalid("A \(spec.queryType.rawValue) query needs an indexPath.")
+        }
+        return path
+    }
+
+    /// Entries whose value at `path` is between the keys (inclusive; nil: open); never null.
+    private func compare(path: String, from begin: JSONValue?, through end: JSONValue?) throws(QueryError) -> Selection {
+        let specIndex = soup.specIndex(forPath: path)
+        let type = specIndex.map { soup.indexedFields[$0].type }
+        let lower = begin.map { QueryKey.value($0, for: type) }
+        let upper = end.map { QueryKey.value($0, for: type) }
+        // A null key matches nothing.
+        if lower == .some(nil) || upper == .some(nil) {
+            return specIndex.map { .positions(spec: $0, 0..<0) } ?? .ordered([], bySpec: nil)
+        }
+        let from = lower ?? nil
+        let through = upper ?? nil
+        if let specIndex {
+            let index = soup.orderedIndex(ofSpec: specIndex)
+            let start = from.map { index.lowerBound($0) } ?? index.upperBound(.null)
+            let stop = through.map { index.upperBound($0) } ?? index.count
+            return .positions(spec: specIndex, start..<max(start, stop))
+        }
+        var ids: [Int64] = []
+        try soup.scan(path: path) { id, value in
+            if !value.isNull, from.map({ value.compare($0) >= 0 }) ?? true, through.map({ value.compare($0) <= 0 }) ?? true {
+                ids.append(id)
+            }
+            return true
+        }
+        return .ordered(ids, bySpec: nil)
+    }
+
+    // MARK: Order
+
+    /// `selection` in the order of `path` (nil or `_soupEntryId`: entry id), ties by id.
+    func order(_ selection: Selection, by path: String?, descending: Bool) throws(QueryError) -> ResultOrder {
+        let orderSpec = path.flatMap { soup.specIndex(forPath: $0) }
+        let byID = path == nil || path!.utf8Equals("_soupEntryId")
+        switch selection {
+        case .all:
+            if byID { return .all(soup.entryIDs, descending: descending) }
+            if let orderSpec { return .all(soup.orderedIndex(ofSpec: orderSpec), descending: descending) }
+        case .positions(let spec, let range):
+            if !byID, orderSpec == spec {
+                return .index(soup.orderedIndex(ofSpec: spec), positions: range, descending: descending)
+            }
+        case .ordered(let ids, let spec):
+            if (byID && spec == nil) || (!byID && spec != nil && orderSpec == spec) {
+                return .ids(descending ? ids.reversed() : ids)
+            }
+        }
+        // The selection is not in the wanted order: walk the order's index, or sort.
+        let members = try memberIDs(selection)
+        if byID { return .ids(descending ? members.sorted(by: >) : members.sorted()) }
+        if let orderSpec {
+            return .ids(walk(soup.orderedIndex(ofSpec: orderSpec), keeping: Set(members), count: members.count, descending: descending))
+        }
+        return .ids(try scanOrder(members, path: path!, descending: descending))
+    }
+
+    /// The ids of a selection, in any order.
+    private func memberIDs(_ selection: Selection) throws(QueryError) -> [Int64] {
+        switch selection {
+        case .all:
+            return ResultOrder.all(soup.entryIDs, descending: false).allIDs
+        case .positions(let spec, let range):
+            return ResultOrder.index(soup.orderedIndex(ofSpec: spec), positions: range, descending: false).allIDs
+        case .ordered(let ids, _):
+            return ids
+        }
+    }
+
+    /// The ids of `index` that are in `members`, in index order; stops after `count`.
+    private func walk(_ index: OrderedIndex, keeping members: Set<Int64>, count: Int, descending: Bool) -> [Int64] {
+        var ids: [Int64] = []
+        ids.reserveCapacity(count)
+        guard count > 0 else { return ids }
+        index.forEach(descending: descending) { entry in
+            if members.contains(entry.id) { ids.append(entry.id) }
+            return ids.count < count
+        }
+        return ids
+    }
+
+    /// `members` ordered by the json1 value of an unindexed `path`, ties by id.
+    private func scanOrder(_ members: [Int64], path: String, descending: Bool) throws(QueryError) -> [Int64] {
+        let wanted = Set(members)
+        var keyed: [IndexEntry] = []
+        keyed.reserveCapacity(members.count)
+        try soup.scan(path: path) { id, value in
+            if wanted.contains(id) { keyed.append(IndexEntry(value: value, id: id)) }
+            return true
+        }
+        keyed.sort { a, b in
+            let order = a.value.compare(b.value)
+            return order != 0 ? order < 0 : a.id < b.id
+        }
+        let ids = keyed.map(\.id)
+        return descending ? ids.reversed() : ids
+    }
+}

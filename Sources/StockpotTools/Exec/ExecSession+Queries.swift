@@ -1,0 +1,105 @@
+// The query operations of the exec protocol: querySoup, runSmartQuery, countQuery,
+// moveCursorToPageIndex and closeCursor, and the cursor's JSON shape.
+
+import Stockpot
+import StockpotJSON
+
+extension ExecSession {
+    mutating func querySoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
+        let name = try Self.soupName(arguments)
+        return try openCursor(CursorTable.Cursor(soup: name, spec: try Self.querySpec(arguments)))
+    }
+
+    mutating func runSmartQuery(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
+        let spec = try Self.querySpec(arguments)
+        guard spec.queryType == .smart else {
+            throw StockpotError(
+                .invalidQuery,
+                "runSmartQuery needs a querySpec with queryType \"smart\", not \"\(spec.queryType.rawValue)\"; use querySoup.")
+        }
+        return try openCursor(CursorTable.Cursor(soup: nil, spec: spec))
+    }
+
+    func countQuery(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
+        let name = try arguments.optionalString("soupName")
+        let spec = try Self.querySpec(arguments)
+        guard name != nil || spec.queryType == .smart else {
+            throw StockpotError(
+                .invalidSoupName, "The argument \"soupName\" is missing; only a smart query may omit it.")
+        }
+        return .integer(Int64(try count(CursorTable.Cursor(soup: name, spec: spec))))
+    }
+
+    func moveCursorToPageIndex(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
+        let id = try arguments.integer("cursorId")
+        let requested = try arguments.integer("index")
+        let cursor = try cursors.cursor(id)
+        var index = 0
+        if requested > 0 {
+            let pages = Self.pageCount(entries: try count(cursor), pageSize: cursor.spec.pageSize)
+            index = Int(min(requested, Int64(max(pages - 1, 0))))
+        }
+        return Self.cursorValue(id: id, spec: cursor.spec, pageIndex: index, page: try page(index, of: cursor))
+    }
+
+    mutating func closeCursor(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
+        try cursors.close(try arguments.integer("cursorId"))
+        return .null
+    }
+
+    /// Reads the `querySpec` argument and checks `args` against it.
+    ///
+    /// - Throws: `bad_request` or `invalid_query` for the spec; `where_args_not_allowed` when
+    ///   `args` is given with a query that is not smart.
+    static func querySpec(_ arguments: ArgumentReader) throws(StockpotError) -> QuerySpec {
+        let spec = try QuerySpec(decoding: try arguments.object("querySpec"))
+        if try arguments.optionalArray("args") != nil, spec.queryType != .smart {
+            throw StockpotError(
+                .whereArgsNotAllowed,
+                "The argument \"args\" is allowed only with a smart query, not with queryType \"\(spec.queryType.rawValue)\".")
+        }
+        return spec
+    }
+
+    /// Runs the query of a new cursor, opens the cursor, and returns it on page 0.
+    private mutating func openCursor(_ cursor: CursorTable.Cursor) throws(StockpotError) -> JSONValue {
+        let first = try page(0, of: cursor)
+        let id = cursors.open(cursor)
+        return Self.cursorValue(id: id, spec: cursor.spec, pageIndex: 0, page: first)
+    }
+
+    private func page(_ index: Int, of cursor: CursorTable.Cursor) throws(StockpotError) -> QueryPage {
+        try store.query(cursor.spec, in: try Self.soup(of: cursor), page: index)
+    }
+
+    private func count(_ cursor: CursorTable.Cursor) throws(StockpotError) -> Int {
+        try store.count(cursor.spec, in: try Self.soup(of: cursor))
+    }
+
+    /// The soup a cursor's query runs in. The Store has no entry point yet for a smart query
+    /// that names its soups only in its SQL (nor for its `args`), so such a query fails here
+    /// with the `invalid_query` the store gives every smart query for now.
+    private static func soup(of cursor: CursorTable.Cursor) throws(StockpotError) -> String {
+        guard let soup = cursor.soup else {
+            throw StockpotError(.invalidQuery, "Smart SQL queries are not supported yet.")
+        }
+        return soup
+    }
+
+    /// `ceil(entries / pageSize)`, without overflow for any page size.
+    static func pageCount(entries: Int, pageSize: Int) -> Int {
+        entries == 0 ? 0 : (entries - 1) / pageSize + 1
+    }
+
+    /// A cursor as the protocol shows it.
+    static func cursorValue(id: Int64, spec: QuerySpec, pageIndex: Int, page: QueryPage) -> JSONValue {
+        var object = JSONObject()
+        object["cursorId"] = .integer(id)
+        object["pageSize"] = .integer(Int64(spec.pageSize))
+        object["totalEntries"] = .integer(Int64(page.totalEntries))
+        object["totalPages"] = .integer(Int64(pageCount(entries: page.totalEntries, pageSize: spec.pageSize)))
+        object["currentPageIndex"] = .integer(Int64(pageIndex))
+        object["currentPageOrderedEntries"] = .array(page.rows)
+        return .object(object)
+    }
+}

@@ -1,0 +1,94 @@
+// One `stockpot exec` conversation: turns each request line into one response line against
+// an open store, and keeps the session's cursors. The operations are in the
+// ExecSession+Soups, +Entries and +Queries slices; stats and compact are inline.
+
+import Stockpot
+import StockpotJSON
+
+/// The state of one exec conversation: the store and the open cursors.
+///
+/// A failed request changes nothing the session keeps (no cursor is opened) and nothing in
+/// the store (the store's own guarantee). Not thread-safe: one session per request stream.
+struct ExecSession {
+    /// The open store.
+    let store: Store
+    /// The limits requests are read with (depth, line length).
+    let jsonLimits: JSONLimits
+    /// Open cursors by id.
+    var cursors = CursorTable()
+
+    /// Creates a session over an open store.
+    init(store: Store, jsonLimits: JSONLimits) {
+        self.store = store
+        self.jsonLimits = jsonLimits
+    }
+
+    /// The response line for one request line.
+    mutating func respond(to line: [UInt8]) -> [UInt8] {
+        let request: Request
+        do {
+            request = try Request(line: line, limits: jsonLimits)
+        } catch {
+            return Response.failure(id: error.id, error: error.error)
+        }
+        do {
+            return Response.success(id: request.id, result: try perform(request))
+        } catch {
+            return Response.failure(id: request.id, error: error)
+        }
+    }
+
+    /// The response line for a request line longer than the limit, which was not kept.
+    func respondToOverlongLine(byteCount: Int) -> [UInt8] {
+        Response.failure(
+            id: .null,
+            error: StockpotError(
+                .badRequest,
+                "The request line is \(byteCount) bytes, over the limit of \(jsonLimits.maxInputBytes)."))
+    }
+
+    /// Whether a line holds only white space (and is skipped without a response).
+    static func isBlank(_ line: [UInt8]) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// Runs one request.
+    ///
+    /// - Returns: the `result` of the response.
+    /// - Throws: the failure to report.
+    mutating func perform(_ request: Request) throws(StockpotError) -> JSONValue {
+        let arguments = request.arguments
+        switch request.op {
+        case "registerSoup": return try registerSoup(arguments)
+        case "soupExists": return try soupExists(arguments)
+        case "getAllSoupNames": return .array(store.allSoupNames().map { .string($0) })
+        case "getSoupIndexSpecs": return try soupIndexSpecs(arguments)
+        case "alterSoup": return try alterSoup(arguments)
+        case "reIndexSoup": return try reIndexSoup(arguments)
+        case "clearSoup": return try clearSoup(arguments)
+        case "removeSoup": return try removeSoup(arguments)
+        case "upsertSoupEntries": return try upsertSoupEntries(arguments)
+        case "retrieveSoupEntries": return try retrieveSoupEntries(arguments)
+        case "removeFromSoup": return try removeFromSoup(arguments)
+        case "querySoup": return try querySoup(arguments)
+        case "runSmartQuery": return try runSmartQuery(arguments)
+        case "countQuery": return try countQuery(arguments)
+        case "moveCursorToPageIndex": return try moveCursorToPageIndex(arguments)
+        case "closeCursor": return try closeCursor(arguments)
+        case "stats": return try store.stats().jsonValue
+        case "compact": return try store.compact().jsonValue
+        default:
+            throw StockpotError(.unknownOp, "The operation \"\(request.op)\" does not exist.")
+        }
+    }
+
+    /// The required `soupName` argument.
+    ///
+    /// - Throws: `invalid_soup_name` when it is missing, `bad_request` when it is not a string.
+    static func soupName(_ arguments: ArgumentReader) throws(StockpotError) -> String {
+        guard let name = try arguments.optionalString("soupName") else {
+            throw StockpotError(.invalidSoupName, "The argument \"soupName\" is missing.")
+        }
+        return name
+    }
+}

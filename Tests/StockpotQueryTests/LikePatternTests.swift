@@ -1,0 +1,74 @@
+// Pins LIKE to SQLite's rules (without ICU): wildcards, ASCII-only case folding, scalars for
+// `_`, escapes; and checks random patterns against SQLite itself.
+
+import CSQLite
+import Testing
+@testable import StockpotQuery
+
+@Suite struct LikePatternTests {
+    @Test(arguments: [
+        ("abc", "abc", true), ("abc", "ABC", true), ("a%", "abc", true), ("%c", "abc", true),
+        ("%b%", "abc", true), ("a_c", "abc", true), ("a_c", "ac", false), ("a__", "ab", false),
+        ("%", "", true), ("_", "", false), ("ä", "Ä", false), ("_", "ä", true), ("__", "ä", false),
+        ("a%b%c", "aXbYc", true), ("a%b%c", "aXcYb", false), ("%%", "x", true), ("%a", "bbb", false),
+        ("É%", "é", false), ("x", "X", true), ("%_%_%", "a", false), ("%_%_%", "ab", true),
+    ])
+    func patternsMatchAsSQLiteDoes(pattern: String, text: String, expected: Bool) throws {
+        let compiled = try #require(LikePattern(pattern))
+        #expect(compiled.matches(text) == expected, "'\(text)' LIKE '\(pattern)'")
+    }
+
+    @Test func escapesMakeWildcardsLiteral() throws {
+        let pattern = try #require(LikePattern("100!%%", escape: "!"))
+        #expect(pattern.matches("100% sure"))
+        #expect(!pattern.matches("1000"))
+        #expect(LikePattern("a!b", escape: "!") == nil)
+        #expect(LikePattern("ab!", escape: "!") == nil)
+    }
+
+    @Test func prefixPatternsAreRecognised() {
+        #expect(LikePattern("abc%")?.prefixOnly == Array("abc".utf8))
+        #expect(LikePattern("%")?.prefixOnly == [])
+        #expect(LikePattern("a_c%")?.prefixOnly == nil)
+        #expect(LikePattern("abc")?.prefixOnly == nil)
+        #expect(LikePattern("ab%c")?.literalPrefix == Array("ab".utf8))
+    }
+
+    @Test func randomPatternsAgreeWithSQLite() throws {
+        var database: OpaquePointer?
+        #expect(sqlite3_open(":memory:", &database) == SQLITE_OK)
+        defer { sqlite3_close(database) }
+        var statement: OpaquePointer?
+        #expect(sqlite3_prepare_v2(database, "SELECT ?1 LIKE ?2", -1, &statement, nil) == SQLITE_OK)
+        defer { sqlite3_finalize(statement) }
+        let alphabet: [String] = ["a", "A", "b", "%", "_", "é", "É", "ß", "😀", "z"]
+        var random = SplitMix64(seed: 99)
+        for round in 0..<5_000 {
+            let text = (0..<random.below(7)).map { _ in alphabet[random.below(alphabet.count)] }.filter { $0 != "%" && $0 != "_" }.joined()
+            let pattern = (0..<random.below(6)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
+            sqlite3_reset(statement)
+            sqlite3_bind_text(statement, 1, text, -1, SQLITE_TRANSIENT)
+            sqlite3_bind_text(statement, 2, pattern, -1, SQLITE_TRANSIENT)
+            #expect(sqlite3_step(statement) == SQLITE_ROW)
+            let expected = sqlite3_column_int(statement, 0) == 1
+            #expect(LikePattern(pattern)?.matches(text) == expected, "round \(round): '\(text)' LIKE '\(pattern)'")
+        }
+    }
+}
+
+/// SQLite's "copy this string now" destructor.
+let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A small seeded generator (SplitMix64).
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
+}
