@@ -15,10 +15,15 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Until the store exists, the demo is the JSON benchmark on a generated corpus.
+# The demo: builds the benchmark executable in release, then `stockpot-bench demo` creates
+# ./demo-store (replacing an earlier demo store) with an Account soup on all five index kinds,
+# ingests DEMO_ENTRIES generated Accounts with a progress bar, times a few lookups, and prints
+# how to open the store with `stockpot exec`. DEMO_ARGS adds options (e.g. --store PATH).
+DEMO_ENTRIES ?= 100000
+DEMO_ARGS ?=
 demo: deps
 	$(SWIFT) build -c release --product stockpot-bench
-	$(SWIFT) run -c release stockpot-bench json.parse json.write json.extract --docs 20000
+	.build/release/stockpot-bench demo --entries $(DEMO_ENTRIES) $(DEMO_ARGS)
 
 test: deps
 	$(SWIFT) build --build-tests

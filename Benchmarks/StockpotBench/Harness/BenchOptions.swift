@@ -53,6 +53,7 @@ struct BenchOptions {
                              [--baseline-json stockpot|foundation]
                              [--sqlite-sync full|normal|off] [--open-bytes N]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
+               stockpot-bench demo [--entries N] [--store PATH] [--seed S]   (see demo --help)
 
         Runs Stockpot benchmarks against their baselines on a generated corpus of ~1 KB
         Salesforce Account documents. One line per workload on standard output; progress on

@@ -9,6 +9,10 @@ enum BenchUnit: String {
     case operationsPerSecond = "ops/s"
     /// Durable commits per second.
     case commitsPerSecond = "commits/s"
+    /// Store entries per second.
+    case entriesPerSecond = "entries/s"
+    /// Bytes of memory per store entry.
+    case bytesPerEntry = "B/entry"
     /// Microseconds per operation.
     case microsecondsPerOperation = "us/op"
     /// Milliseconds for the whole workload.
@@ -17,8 +21,8 @@ enum BenchUnit: String {
     /// `true` for throughput units, `false` for latency units.
     var higherIsBetter: Bool {
         switch self {
-        case .megabytesPerSecond, .operationsPerSecond, .commitsPerSecond: true
-        case .microsecondsPerOperation, .milliseconds: false
+        case .megabytesPerSecond, .operationsPerSecond, .commitsPerSecond, .entriesPerSecond: true
+        case .microsecondsPerOperation, .milliseconds, .bytesPerEntry: false
         }
     }
 }

@@ -46,6 +46,32 @@ extension SmartStoreBaseline {
         return ids
     }
 
+    /// Creates one entry per UTF-8 JSON document, parsing each with the codec inside the
+    /// transaction (SmartStore receives documents as JSON text from its bridge), committing
+    /// every ``Configuration/batchSize`` entries; returns the soup entry ids.
+    @discardableResult
+    func insert(json documents: [[UInt8]]) throws -> [Int64] {
+        var ids = [Int64]()
+        ids.reserveCapacity(documents.count)
+        var start = 0
+        while start < documents.count {
+            let end = min(start + configuration.batchSize, documents.count)
+            try database.execute("BEGIN EXCLUSIVE")
+            do {
+                for index in start..<end {
+                    let document = try documents[index].withUnsafeBytes { bytes in try codec.parse(bytes) }
+                    ids.append(try insertOne(document))
+                }
+                try database.execute("COMMIT")
+            } catch {
+                try? database.execute("ROLLBACK")
+                throw error
+            }
+            start = end
+        }
+        return ids
+    }
+
     private func insertOne(_ document: Codec.Document) throws -> Int64 {
         guard let insert = insertStatement, let nextId = nextIdStatement else { return 0 }
         let id = try nextEntryId(nextId)

@@ -67,6 +67,17 @@ final class SmartStoreBaseline<Codec: SoupCodec> {
         return document
     }
 
+    /// The `soup` column of entry `id` copied out as UTF-8 JSON bytes, unparsed, or `nil`.
+    func getJSON(id: Int64) throws -> [UInt8]? {
+        guard let statement = getStatement else { return nil }
+        statement.reset()
+        try statement.bind(.integer(id), at: 1)
+        guard try statement.step() else { return nil }
+        let bytes = statement.withColumnBytes(0) { Array($0) }
+        statement.reset()
+        return bytes
+    }
+
     /// The rows `sql` returns with `binds` bound to its `?` parameters.
     func query(sql: String, binds: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
         try database.query(sql, binds: binds)

@@ -15,6 +15,11 @@ enum WorkloadCatalog {
             StorageCommitWorkload(),
             StorageGroupCommitWorkload(),
             IndexFullTextWorkload(),
+            StoreIngestWorkload.threeScalar,
+            StoreIngestWorkload.fiveKinds,
+            StoreGetWorkload(),
+            StoreOpenWorkload(),
+            StoreMemoryWorkload(),
         ]
     }
 
