@@ -1,0 +1,183 @@
+// Pins the match-expression parser: FTS5 precedence, operator case, quoting, prefixes, column
+// filters, the indexPath restriction, the lenient forms, and every malformed form's offset.
+
+import Testing
+@testable import StockpotQuery
+
+@Suite struct MatchParserTests {
+    /// `{s:a}` is column 0, `{s:b}` 1, `{s:c}` 2; anything else is unknown.
+    static func resolve(_ name: Substring) -> Int? {
+        ["s:a": 0, "s:b": 1, "s:c": 2][String(name)]
+    }
+
+    static func parsed(_ text: String, restrictTo column: Int? = nil) throws -> String {
+        try MatchExpression(parsing: text, restrictTo: column, resolveColumn: resolve).description
+    }
+
+    @Test(arguments: [
+        ("a NOT b c", "NOT(a, AND(b, c))"),
+        ("a NOT b AND c", "AND(NOT(a, b), c)"),
+        ("Eva OR Haas NOT Ali", "OR(eva, NOT(haas, ali))"),
+        ("a OR b AND c", "OR(a, AND(b, c))"),
+        ("a AND b OR c", "OR(AND(a, b), c)"),
+        ("a b OR c d", "OR(AND(a, b), AND(c, d))"),
+        ("a NOT b NOT c", "NOT(NOT(a, b), c)"),
+        ("a OR b OR c NOT x", "OR(a, b, NOT(c, x))"),
+        ("a AND b AND c", "AND(a, b, c)"),
+        ("a (b OR c)", "AND(a, OR(b, c))"),
+        ("(a OR b) c", "AND(OR(a, b), c)"),
+        ("(a OR b) AND c", "AND(OR(a, b), c)"),
+        ("((a))", "a"),
+        ("a NOT (b OR c) d", "NOT(a, AND(OR(b, c), d))"),
+    ])
+    func precedenceIsFTS5s(text: String, expected: String) throws {
+        #expect(try Self.parsed(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("Christine NOt Haas", "AND(christine, not, haas)"),
+        ("a and b", "AND(a, and, b)"),
+        ("a Or b", "AND(a, or, b)"),
+        ("\"AND\" a", "AND(and, a)"),
+        ("NEAR a", "AND(near, a)"),
+        ("\"NEAR\"(a)", "AND(near, a)"),
+        ("ANDY ORE NOTE", "AND(andy, ore, note)"),
+    ])
+    func onlyUpperCaseOperatorsAreOperators(text: String, expected: String) throws {
+        #expect(try Self.parsed(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("\"a b\"", "\"a b\""),
+        ("\"Élan  VITAL\"", "\"elan vital\""),
+        ("\"a \"\"b\"\" c\"", "\"a b c\""),
+        ("\"a b\"*", "\"a b*\""),
+        ("\"a b\" *", "\"a b*\""),
+        ("a*", "a*"),
+        ("a *", "a*"),
+        ("Élan*", "elan*"),
+        ("a*b", "AND(a*, b)"),
+        ("a\"b\"", "AND(a, b)"),
+        ("a+b", "\"a b\""),
+        ("a + \"b c\"*", "\"a b c*\""),
+        ("a* + b", "\"a* b\""),
+        ("a* + —", "a"),
+        ("a + —*", "a*"),
+        ("e-mail", "\"e mail\""),
+        ("don't", "\"don t\""),
+        ("O'Reilly's", "\"o reilly s\""),
+        ("a.b:c,d", "\"a b c d\""),
+        ("a_b", "\"a b\""),
+        ("x}y", "\"x y\""),
+        ("'; DROP TABLE t; --", "AND(drop, table, t)"),
+        ("^a", "^a"),
+        ("^ \"a b\"", "^\"a b\""),
+    ])
+    func wordsStringsAndPrefixesFoldIntoPhrases(text: String, expected: String) throws {
+        #expect(try Self.parsed(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("a —", "a"),
+        ("— a —", "a"),
+        ("—", "\"\""),
+        ("\"\"", "\"\""),
+        ("a AND —", "AND(a, \"\")"),
+        ("a OR —", "OR(a, \"\")"),
+        ("*a** +", "a*"),
+        ("a ^ AND b", "AND(a, b)"),
+        ("+a", "a"),
+    ])
+    func emptyPhrasesAndStraysAreFTS5sOrIgnored(text: String, expected: String) throws {
+        #expect(try Self.parsed(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("{s:a}:x", "{0}:x"),
+        ("{s:b} : x", "{1}:x"),
+        ("{s:a}:\"x y\"", "{0}:\"x y\""),
+        ("{s:a}:x*", "{0}:x*"),
+        ("{s:a}:^x", "{0}:^x"),
+        ("{s:a}:x y", "AND({0}:x, y)"),
+        ("{s:a}:(x OR y z)", "OR({0}:x, AND({0}:y, {0}:z))"),
+        ("-{s:a}:x", "{-0}:x"),
+        ("- {s:a}:x", "{-0}:x"),
+        ("e-{s:a}:x", "AND(e, {-0}:x)"),
+        ("{s:a}:({s:b}:x OR y)", "OR({}:x, {0}:y)"),
+        ("-{s:a}:(-{s:b}:x)", "{-0,1}:x"),
+        ("{s:a}:(-{s:a}:x)", "{}:x"),
+        ("{s:a}:{s:b}:x", "{}:x"),
+        ("\"{s:a}:x\"", "\"s a x\""),
+    ])
+    func columnFiltersApplyToTermsPhrasesAndGroups(text: String, expected: String) throws {
+        #expect(try Self.parsed(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("x \"y z\" {s:a}:w", "AND({2}:x, {2}:\"y z\", {0}:w)"),
+        ("x OR (y NOT z*)", "OR({2}:x, NOT({2}:y, {2}:z*))"),
+        ("{s:a}:(x y) z", "AND({0}:x, {0}:y, {2}:z)"),
+        ("-{s:a}:x", "{-0}:x"),
+        ("^x", "{2}:^x"),
+    ])
+    func restrictionCoversOnlyUnfilteredPhrases(text: String, expected: String) throws {
+        #expect(try Self.parsed(text, restrictTo: 2) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("", MatchExpressionError.Code.emptyExpression, 0),
+        ("   ", .emptyExpression, 3),
+        (" * ", .emptyExpression, 3),
+        ("\"abc", .unterminatedString, 0),
+        ("a \"b\"\"", .unterminatedString, 2),
+        ("(a", .unbalancedParenthesis, 2),
+        ("(a OR (b)", .unbalancedParenthesis, 9),
+        ("a)", .unbalancedParenthesis, 1),
+        ("(a))", .unbalancedParenthesis, 3),
+        (")", .unbalancedParenthesis, 0),
+        ("()", .emptyGroup, 1),
+        ("a AND", .missingOperand, 5),
+        ("AND a", .missingOperand, 0),
+        ("a OR OR b", .missingOperand, 5),
+        ("a NOT", .missingOperand, 5),
+        ("NOT", .missingOperand, 0),
+        ("(AND a)", .missingOperand, 1),
+        ("a AND )", .missingOperand, 6),
+        ("a OR (b NOT)", .missingOperand, 11),
+        ("{s:a", .unterminatedColumnFilter, 0),
+        ("x -{s:a", .unterminatedColumnFilter, 3),
+        ("{s:a} x", .missingColon, 6),
+        ("-{s:a}", .missingColon, 6),
+        ("{s:a}:", .missingFilterTarget, 6),
+        ("{s:a}: OR b", .missingFilterTarget, 7),
+        ("({s:a}:)", .missingFilterTarget, 7),
+        ("{s:zz}:x", .unknownColumn, 0),
+        ("a {}:x", .unknownColumn, 2),
+        ("NEAR(a b)", .unsupportedNear, 0),
+        ("x NEAR (a b)", .unsupportedNear, 2),
+        ("é (a", .unbalancedParenthesis, 5),
+    ])
+    func malformedExpressionsThrowWithTheirOffset(text: String, code: MatchExpressionError.Code, offset: Int) {
+        do {
+            let parsed = try MatchExpression(parsing: text, resolveColumn: Self.resolve)
+            Issue.record("\(text) parsed as \(parsed)")
+        } catch {
+            #expect(error.code == code, "\(text): \(error)")
+            #expect(error.offset == offset, "\(text): \(error)")
+            #expect(!error.expected.isEmpty)
+        }
+    }
+
+    @Test func offsetsConvertToCharacters() throws {
+        let text = "é 👍🏽 (a"
+        do {
+            _ = try MatchExpression(parsing: text, resolveColumn: Self.resolve)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.offset == text.utf8.count)
+            #expect(error.characterOffset(in: text) == text.count)
+            #expect(MatchExpressionError(.missingOperand, offset: 2, expected: "x").characterOffset(in: text) == 1)
+            #expect(MatchExpressionError(.missingOperand, offset: 4, expected: "x").characterOffset(in: text) == 2)
+        }
+    }
+}
