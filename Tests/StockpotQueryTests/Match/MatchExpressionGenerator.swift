@@ -1,0 +1,203 @@
+// Random documents and random match expressions covering the whole language, each expression
+// spelled twice: Stockpot's (`{s:cN}:` filters, lenient words) and FTS5's (`cN :`, quoted).
+
+/// A random expression in both spellings.
+struct MatchCase {
+    var stockpot = ""
+    var fts5 = ""
+
+    static func + (a: MatchCase, b: MatchCase) -> MatchCase {
+        MatchCase(stockpot: a.stockpot + b.stockpot, fts5: a.fts5 + b.fts5)
+    }
+
+    init(stockpot: String, fts5: String) {
+        self.stockpot = stockpot
+        self.fts5 = fts5
+    }
+
+    /// The same text in both.
+    init(_ both: String) { self.init(stockpot: both, fts5: both) }
+
+    /// Quoted in FTS5's spelling, `""` for a quote.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.map { $0 == "\"" ? "\"\"" : String($0) }.joined() + "\""
+    }
+}
+
+/// Generates documents and expressions; `columnCount` full-text columns named `c0`....
+struct MatchExpressionGenerator {
+    var random: MatchRandom
+    let columnCount: Int
+
+    static let vocabulary = [
+        "alpha", "beta", "gamma", "delta", "eva", "haas", "ali", "christine", "élan", "Elan", "über",
+        "uber", "straße", "naïve", "café", "cafe", "résumé", "αβγ", "Ωμέγα", "мир", "東京", "x1", "42",
+        "4th", "and", "or", "not", "near", "a", "ab", "abc", "b",
+    ]
+    static let separators = [" ", " ", " ", ", ", ". ", "-", "'", " — ", "_", "\n", "…"]
+    /// Punctuation FTS5 rejects in a bareword (Stockpot's words accept it); never `{`.
+    static let punctuation = Array(".',:-!/@#&=?;~|\\[]}<>%$`")
+    /// Words FTS5 tokenizes into nothing.
+    static let emptyWords = ["—", "…", "«»", "–"]
+
+    // MARK: Documents
+
+    /// One document's column texts.
+    mutating func document() -> [String?] {
+        (0..<columnCount).map { _ in
+            if random.oneIn(10) { return nil }
+            let count = Int.random(in: 0...7, using: &random)
+            var text = ""
+            for index in 0..<count {
+                if index > 0 { text += random.pick(Self.separators) }
+                text += variant(random.pick(Self.vocabulary))
+            }
+            return text
+        }
+    }
+
+    /// A word as written: as is, capitalized or upper case.
+    mutating func variant(_ word: String) -> String {
+        switch Int.random(in: 0..<6, using: &random) {
+        case 0: return word.uppercased()
+        case 1: return word.prefix(1).uppercased() + word.dropFirst()
+        default: return word
+        }
+    }
+
+    // MARK: Expressions
+
+    /// A variant that is not an operator (`AND`, `OR`, `NOT`).
+    mutating func termVariant(_ word: String) -> String {
+        let written = variant(word)
+        return ["AND", "OR", "NOT"].contains(written) ? word : written
+    }
+
+    /// A tree of the grammar FTS5 accepts.
+    indirect enum Node {
+        case sequence([Item])
+        case filtered(Filter, Node)
+        case binary(String, Node, Node)
+
+        var precedence: Int {
+            switch self {
+            case .sequence: return 4
+            case .filtered: return 5
+            case .binary(let op, _, _): return ["OR": 1, "AND": 2, "NOT": 3][op]!
+            }
+        }
+    }
+
+    struct Item {
+        var filter: Filter?
+        var caret: Bool
+        var parts: [MatchCase]
+    }
+
+    struct Filter {
+        var column: Int
+        var excluded: Bool
+    }
+
+    mutating func node(depth: Int) -> Node {
+        if depth == 0 || random.oneIn(3) {
+            return .sequence((0..<Int.random(in: 1...3, using: &random)).map { _ in item() })
+        }
+        if random.oneIn(8) { return .filtered(filter(), node(depth: depth - 1)) }
+        return .binary(random.pick(["AND", "OR", "NOT"]), node(depth: depth - 1), node(depth: depth - 1))
+    }
+
+    mutating func filter() -> Filter {
+        Filter(column: Int.random(in: 0..<columnCount, using: &random), excluded: random.oneIn(4))
+    }
+
+    mutating func item() -> Item {
+        let parts = random.oneIn(7) ? Int.random(in: 2...3, using: &random) : 1
+        return Item(
+            filter: random.oneIn(5) ? filter() : nil, caret: random.oneIn(12),
+            parts: (0..<parts).map { _ in part() })
+    }
+
+    /// One phrase part, with its `*` when it has one.
+    mutating func part() -> MatchCase {
+        var star = random.oneIn(10)
+        let word: MatchCase
+        switch Int.random(in: 0..<100, using: &random) {
+        case ..<45: word = MatchCase(termVariant(random.pick(Self.vocabulary)))
+        case ..<57:
+            let whole = random.pick(Self.vocabulary)
+            word = MatchCase(termVariant(String(whole.prefix(Int.random(in: 1...3, using: &random)))))
+            star = true
+        case ..<63: word = MatchCase(random.pick(["zzz", "qux", "ömega", "alphabet", "b2"]))
+        case ..<68: word = MatchCase(random.pick(Self.emptyWords))
+        case ..<76: word = MatchCase(random.pick(Self.vocabulary) + random.pick(["—", "_", "…"]) + random.pick(Self.vocabulary))
+        case ..<84:
+            // Stockpot reads ASCII punctuation inside a word as FTS5 reads it inside quotes.
+            var text = random.pick(Self.vocabulary) + String(random.pick(Self.punctuation))
+            text += random.oneIn(3) ? "" : random.pick(Self.vocabulary)
+            if random.oneIn(4) { text = String(random.pick(Self.punctuation.filter { $0 != "-" })) + text }
+            if text.last == "-" { text += "x" }
+            word = MatchCase(stockpot: text, fts5: MatchCase.quoted(text))
+        case ..<95:
+            var text = ""
+            for index in 0..<Int.random(in: 0...3, using: &random) {
+                if index > 0 { text += random.pick([" ", "  ", "\"", "{", "}", "(", ")", "*", " AND ", ":", "'", "-"]) }
+                text += variant(random.pick(Self.vocabulary))
+            }
+            word = MatchCase(MatchCase.quoted(text))
+        default: word = MatchCase(random.pick(["and", "or", "not", "Not", "oR", "NEAR", "aND"]))
+        }
+        return star ? word + MatchCase(random.oneIn(2) ? "*" : " *") : word
+    }
+
+    // MARK: Rendering
+
+    /// Both spellings; with `restrictTo`, FTS5's puts `cK :` on every phrase no filter covers.
+    mutating func render(_ node: Node, restrictTo: Int? = nil) -> MatchCase {
+        render(node, minimum: 0, covered: false, restrictTo: restrictTo)
+    }
+
+    private mutating func render(_ node: Node, minimum: Int, covered: Bool, restrictTo: Int?) -> MatchCase {
+        var text: MatchCase
+        switch node {
+        case .sequence(let items):
+            text = MatchCase("")
+            for (index, item) in items.enumerated() {
+                if index > 0 { text = text + MatchCase(" ") }
+                text = text + render(item, covered: covered, restrictTo: restrictTo)
+            }
+        case .filtered(let filter, let inner):
+            text = render(filter) + MatchCase(random.oneIn(2) ? "(" : "( ")
+            text = text + render(inner, minimum: 0, covered: true, restrictTo: restrictTo) + MatchCase(")")
+        case .binary(let op, let left, let right):
+            let level = node.precedence
+            text = render(left, minimum: level, covered: covered, restrictTo: restrictTo)
+            text = text + MatchCase(" \(op) ") + render(right, minimum: level + 1, covered: covered, restrictTo: restrictTo)
+        }
+        if node.precedence < minimum || (minimum > 0 && random.oneIn(6)) || (minimum == 0 && random.oneIn(10)) {
+            text = MatchCase("(") + text + MatchCase(")")
+        }
+        return text
+    }
+
+    private mutating func render(_ item: Item, covered: Bool, restrictTo: Int?) -> MatchCase {
+        var text = MatchCase("")
+        if let filter = item.filter {
+            text = render(filter)
+        } else if !covered, let restrictTo {
+            text = MatchCase(stockpot: "", fts5: "c\(restrictTo) : ")
+        }
+        if item.caret { text = text + MatchCase(random.oneIn(2) ? "^" : "^ ") }
+        for (index, part) in item.parts.enumerated() {
+            if index > 0 { text = text + MatchCase(random.pick([" + ", "+", " +"])) }
+            text = text + part
+        }
+        return text
+    }
+
+    private mutating func render(_ filter: Filter) -> MatchCase {
+        let minus = filter.excluded ? "- " : ""
+        let ours = (filter.excluded ? random.pick(["-", "- "]) : "") + "{s:c\(filter.column)}" + random.pick([":", " :", ": "])
+        return MatchCase(stockpot: ours, fts5: "\(minus)c\(filter.column) : ")
+    }
+}

@@ -1,0 +1,138 @@
+// Match expressions against SQLite FTS5 on the same random documents: generated expressions
+// over the whole language, the indexPath restriction as FTS5 column filters, and random token
+// soup (whatever FTS5 accepts, Stockpot must accept and answer alike). Seeded; the seed prints.
+
+import StockpotIndex
+import Testing
+@testable import StockpotQuery
+
+@Suite struct MatchFTS5DifferentialTests {
+    static let columnCount = 3
+
+    /// The same random documents in a FullTextIndex and an FTS5 table.
+    struct Fixture {
+        var index = FullTextIndex(columnCount: MatchFTS5DifferentialTests.columnCount)
+        let table = FTS5MatchTable(columnCount: MatchFTS5DifferentialTests.columnCount)
+
+        init(_ generator: inout MatchExpressionGenerator, documents: Int = 300) {
+            var id: Int64 = 0
+            for _ in 0..<documents {
+                id += Int64.random(in: 1...3, using: &generator.random)
+                let columns = generator.document()
+                index.add(id: id, columns: columns)
+                table.insert(id: id, columns: columns)
+            }
+        }
+
+        /// Nil when both agree; else a short description of the difference.
+        func difference(_ expression: MatchCase, restrictTo: Int? = nil) -> String? {
+            guard let expected = table.matching(expression.fts5) else {
+                return "FTS5 rejects \(expression.fts5)"
+            }
+            do {
+                let parsed = try MatchExpression(
+                    parsing: expression.stockpot, restrictTo: restrictTo, resolveColumn: Self.resolve)
+                let found = parsed.matchingIDs(in: index)
+                if found != expected {
+                    return "\(expression.stockpot) | FTS5: \(expression.fts5) | \(found.count) ids, FTS5 \(expected.count)"
+                        + " | parsed \(parsed)"
+                }
+                if parsed.count(in: index) != expected.count { return "count differs: \(expression.stockpot)" }
+                return nil
+            } catch {
+                return "\(expression.stockpot) | \(error)"
+            }
+        }
+
+        /// `{s:cN}` is column N.
+        static func resolve(_ name: Substring) -> Int? {
+            guard name.hasPrefix("s:c"), let column = Int(name.dropFirst(3)),
+                (0..<MatchFTS5DifferentialTests.columnCount).contains(column)
+            else { return nil }
+            return column
+        }
+    }
+
+    @Test func generatedExpressionsMatchFTS5() {
+        let seed = MatchRandom.seed()
+        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
+        let fixture = Fixture(&generator)
+        var failures = 0
+        var nonEmpty = 0
+        for number in 0..<3_000 {
+            let node = generator.node(depth: 4)
+            let expression = generator.render(node)
+            if number < 25 { print("SAMPLE \(expression.stockpot)   ||   \(expression.fts5)   -> \(fixture.table.matching(expression.fts5)?.count ?? -1)") }
+            if let difference = fixture.difference(expression) {
+                failures += 1
+                if failures <= 5 { Issue.record("seed \(seed) #\(number): \(difference)") }
+            } else if fixture.table.matching(expression.fts5)?.isEmpty == false {
+                nonEmpty += 1
+            }
+        }
+        // The documents and expressions must be dense enough to say something.
+        print("STATS nonEmpty \(nonEmpty)")
+        #expect(nonEmpty > 600, "seed \(seed): only \(nonEmpty) expressions matched anything")
+    }
+
+    @Test func restrictedExpressionsMatchFTS5ColumnFilters() {
+        let seed = MatchRandom.seed()
+        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
+        let fixture = Fixture(&generator)
+        var failures = 0
+        for number in 0..<1_500 {
+            let column = Int.random(in: 0..<Self.columnCount, using: &generator.random)
+            let node = generator.node(depth: 3)
+            let expression = generator.render(node, restrictTo: column)
+            if let difference = fixture.difference(expression, restrictTo: column) {
+                failures += 1
+                if failures <= 5 { Issue.record("seed \(seed) #\(number) column \(column): \(difference)") }
+            }
+        }
+    }
+
+    /// Pieces of either syntax, in both spellings; FTS5 rejects most of what they make.
+    static func soupPiece(_ generator: inout MatchExpressionGenerator) -> MatchCase {
+        var random = generator.random
+        defer { generator.random = random }
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0..<6: return MatchCase(generator.termVariant(random.pick(MatchExpressionGenerator.vocabulary)))
+        case 6: return MatchCase(random.pick(["AND", "OR", "NOT"]))
+        case 7: return MatchCase(random.pick(["(", "(", ")", ")"]))
+        case 8: return MatchCase(random.pick(["*", "+", "^", "-", ":", ",", "}"]))
+        case 9: return MatchCase(random.pick(["\"", "\"\"", "\"a b\"", "\"Élan ALPHA\"", "—", "a.b", "don't"]))
+        case 10:
+            let column = Int.random(in: 0..<columnCount, using: &random)
+            let minus = random.oneIn(3) ? "- " : ""
+            return MatchCase(stockpot: "\(minus){s:c\(column)}:", fts5: "\(minus)c\(column) :")
+        case 11: return MatchCase(random.pick(["AND", "OR", "NOT"]))
+        default: return MatchCase(generator.termVariant(random.pick(["alpha", "beta", "eva", "a", "b", "ab", "élan"])))
+        }
+    }
+
+    @Test func tokenSoupThatFTS5AcceptsMatchesFTS5() {
+        let seed = MatchRandom.seed()
+        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
+        let fixture = Fixture(&generator)
+        var failures = 0
+        var accepted = 0
+        for number in 0..<3_000 {
+            var expression = MatchCase("")
+            for index in 0..<Int.random(in: 1...7, using: &generator.random) {
+                let piece = Self.soupPiece(&generator)
+                let glue = index == 0 || (piece.fts5 == "*" && generator.random.oneIn(2)) ? "" : " "
+                expression = expression + MatchCase(glue) + piece
+            }
+            // FTS5 reads an expression starting with `*` as a special query.
+            guard !expression.fts5.hasPrefix("*"), fixture.table.matching(expression.fts5) != nil else { continue }
+            accepted += 1
+            if accepted < 25 { print("SOUP \(expression.stockpot)   ||   \(expression.fts5)   -> \(fixture.table.matching(expression.fts5)?.count ?? -1)") }
+            if let difference = fixture.difference(expression) {
+                failures += 1
+                if failures <= 5 { Issue.record("seed \(seed) #\(number): \(difference)") }
+            }
+        }
+        print("STATS accepted \(accepted)")
+        #expect(accepted > 300, "seed \(seed): FTS5 accepted only \(accepted) soups")
+    }
+}
