@@ -1,0 +1,71 @@
+// Pins the match evaluator on a small hand-made index (phrases, prefixes, `^`, column filters,
+// counts) and the sorted-id merges against Set arithmetic on random lists.
+
+import StockpotIndex
+import Testing
+@testable import StockpotQuery
+
+@Suite struct MatchEvaluationTests {
+    /// Columns: title, body.
+    static let index: FullTextIndex = {
+        var index = FullTextIndex(columnCount: 2)
+        index.add(id: 1, columns: ["Eva Haas", "black cat on a mat"])
+        index.add(id: 2, columns: ["Ali Haas", "a cat, black as night"])
+        index.add(id: 5, columns: ["Christine", "Élan vital; e-mail me"])
+        index.add(id: 9, columns: [nil, "Haas wrote: blackboard cat"])
+        return index
+    }()
+
+    static func ids(_ text: String, restrictTo column: Int? = nil) throws -> [Int64] {
+        let expression = try MatchExpression(parsing: text, restrictTo: column) { ["s:title": 0, "s:body": 1][String($0)] }
+        let ids = expression.matchingIDs(in: index)
+        #expect(expression.count(in: index) == ids.count, "count of \(text)")
+        return ids
+    }
+
+    @Test(arguments: [
+        ("haas", [1, 2, 9]), ("HAAS cat", [1, 2, 9]), ("Eva OR Haas NOT Ali", [1, 9]),
+        ("\"black cat\"", [1]), ("black* cat", [1, 2, 9]), ("\"black* cat\"", [1]),
+        ("black* + cat", [1, 9]), ("\"cat black\"", [2]), ("\"mat black\"", []), ("^haas", [9]), ("^black", [1]),
+        ("{s:title}:haas", [1, 2]), ("-{s:title}:haas", [9]), ("{s:body}:(black OR elan)", [1, 2, 5]),
+        ("e-mail", [5]), ("\"e mail\"", [5]), ("elan", [5]), ("ÉLAN*", [5]), ("nothing", []),
+        ("haas NOT cat", []), ("(haas OR christine) NOT {s:title}:eva", [2, 5, 9]), ("—", []),
+        ("haas —", [1, 2, 9]), ("haas AND —", []),
+    ] as [(String, [Int64])])
+    func expressionsFindTheirEntries(text: String, expected: [Int64]) throws {
+        #expect(try Self.ids(text) == expected, "\(text)")
+    }
+
+    @Test func restrictionKeepsPhrasesWhole() throws {
+        #expect(try Self.ids("haas", restrictTo: 1) == [9])
+        #expect(try Self.ids("\"black cat\"", restrictTo: 1) == [1])
+        #expect(try Self.ids("\"eva haas\"", restrictTo: 1) == [])
+        #expect(try Self.ids("{s:title}:haas cat", restrictTo: 1) == [1, 2])
+    }
+
+    @Test func columnsPastTheIndexMatchNothing() throws {
+        let expression = try MatchExpression(parsing: "{x}:haas OR -{y}:eva") { $0 == "x" ? 7 : 1 }
+        #expect(expression.matchingIDs(in: Self.index) == [1])
+        #expect(expression.count(in: Self.index) == 1)
+    }
+
+    @Test func mergesAgreeWithSets() {
+        let seed = MatchRandom.seed()
+        var random = MatchRandom(seed: seed)
+        for _ in 0..<500 {
+            let lists = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+                let range = Int64.random(in: 1...2_000, using: &random)
+                return Set((0..<Int.random(in: 0...200, using: &random)).map { _ in Int64.random(in: 0...range, using: &random) })
+            }
+            let sorted = lists.map { $0.sorted() }
+            let all = lists.reduce(Set<Int64>()) { $0.union($1) }
+            let common = lists.dropFirst().reduce(lists[0]) { $0.intersection($1) }
+            #expect(SortedIDs.union(sorted) == all.sorted(), "seed \(seed)")
+            #expect(SortedIDs.intersection(sorted) == common.sorted(), "seed \(seed)")
+            #expect(SortedIDs.subtracting(sorted[0], sorted.last!) == lists[0].subtracting(lists.last!).sorted(), "seed \(seed)")
+            if sorted.count >= 2 {
+                #expect(SortedIDs.intersection(sorted[0], sorted[1]) == lists[0].intersection(lists[1]).sorted(), "seed \(seed)")
+            }
+        }
+    }
+}
