@@ -37,7 +37,7 @@ enum MatchLexer {
         while index < bytes.count {
             let start = index
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D:
+            case _ where isSpace(bytes[index]):
                 index += 1
                 continue
             case UInt8(ascii: "("): result.append(MatchLexeme(kind: .open, offset: start))
@@ -74,7 +74,7 @@ enum MatchLexer {
     /// Whether the byte at `index` continues a word.
     static func isWordByte(_ bytes: [UInt8], _ index: Int) -> Bool {
         switch bytes[index] {
-        case 0x20, 0x09, 0x0A, 0x0D: return false
+        case _ where isSpace(bytes[index]): return false
         case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "\""), UInt8(ascii: "*"),
             UInt8(ascii: "+"), UInt8(ascii: "^"), UInt8(ascii: "{"):
             return false
@@ -83,28 +83,35 @@ enum MatchLexer {
         }
     }
 
+    /// FTS5's white space: space, tab, LF, CR.
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
     /// The offset of a `{` at `index` or after white space from there; nil when none.
     static func braceFollows(_ bytes: [UInt8], _ index: Int) -> Int? {
         var index = index
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
         return index < bytes.count && bytes[index] == UInt8(ascii: "{") ? index : nil
     }
 
     /// A word, or the operator it spells; `NEAR` before `(` is rejected.
     static func word(_ word: ArraySlice<UInt8>, offset: Int, _ bytes: [UInt8]) throws(MatchExpressionError) -> MatchLexeme {
-        switch word {
-        case Array("AND".utf8)[...]: return MatchLexeme(kind: .and, offset: offset)
-        case Array("OR".utf8)[...]: return MatchLexeme(kind: .or, offset: offset)
-        case Array("NOT".utf8)[...]: return MatchLexeme(kind: .not, offset: offset)
-        case Array("NEAR".utf8)[...]:
-            var next = word.endIndex
-            while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
-            if next < bytes.count, bytes[next] == UInt8(ascii: "(") {
-                throw MatchExpressionError(
-                    .unsupportedNear, offset: offset,
-                    expected: "a term, not a NEAR(...) group (unsupported; write \"NEAR\" to match the word)")
+        if word.count <= 4, word.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            switch String(decoding: word, as: UTF8.self) {
+            case "AND": return MatchLexeme(kind: .and, offset: offset)
+            case "OR": return MatchLexeme(kind: .or, offset: offset)
+            case "NOT": return MatchLexeme(kind: .not, offset: offset)
+            case "NEAR":
+                var next = word.endIndex
+                while next < bytes.count, isSpace(bytes[next]) { next += 1 }
+                if next < bytes.count, bytes[next] == UInt8(ascii: "(") {
+                    throw MatchExpressionError(
+                        .unsupportedNear, offset: offset,
+                        expected: "a term, not a NEAR(...) group (unsupported; write \"NEAR\" to match the word)")
+                }
+            default: break
             }
-        default: break
         }
         return MatchLexeme(kind: .word, offset: offset, bytes: word)
     }
@@ -134,7 +141,7 @@ enum MatchLexer {
                 .unterminatedColumnFilter, offset: brace, expected: "a '}' to close the column filter opened here")
         }
         var colon = close + 1
-        while colon < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[colon]) { colon += 1 }
+        while colon < bytes.count, isSpace(bytes[colon]) { colon += 1 }
         guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":") else {
             throw MatchExpressionError(.missingColon, offset: colon, expected: "':' after the column filter")
         }

@@ -1,5 +1,7 @@
 // Random documents and random match expressions covering the whole language, each expression
-// spelled twice: Stockpot's (`{s:cN}:` filters, lenient words) and FTS5's (`cN :`, quoted).
+// spelled twice: Stockpot's (`{s:cN}:` filters, lenient forms) and FTS5's (`cN :`, quoted).
+
+import StockpotIndex
 
 /// A random expression in both spellings.
 struct MatchCase {
@@ -28,6 +30,8 @@ struct MatchCase {
 struct MatchExpressionGenerator {
     var random: MatchRandom
     let columnCount: Int
+    /// Also Stockpot-only forms: groups in sequences, stray `+` and `*` (FTS5 gets the meaning).
+    var lenient = false
 
     static let vocabulary = [
         "alpha", "beta", "gamma", "delta", "eva", "haas", "ali", "christine", "élan", "Elan", "über",
@@ -67,21 +71,24 @@ struct MatchExpressionGenerator {
 
     // MARK: Expressions
 
-    /// A variant that is not an operator (`AND`, `OR`, `NOT`).
+    /// A variant that is not an operator (`AND`, `OR`, `NOT`; `NEAR` when lenient).
     mutating func termVariant(_ word: String) -> String {
         let written = variant(word)
-        return ["AND", "OR", "NOT"].contains(written) ? word : written
+        // Lenient sequences may put a group after a word, and `NEAR (` is FTS5's NEAR group.
+        return ["AND", "OR", "NOT"].contains(written) || lenient && written == "NEAR" ? word : written
     }
 
     /// A tree of the grammar FTS5 accepts.
     indirect enum Node {
         case sequence([Item])
+        /// Lenient: single-item sequences and binary groups side by side (`a (b OR c) d`).
+        case mixed([Node])
         case filtered(Filter, Node)
         case binary(String, Node, Node)
 
         var precedence: Int {
             switch self {
-            case .sequence: return 4
+            case .sequence, .mixed: return 4
             case .filtered: return 5
             case .binary(let op, _, _): return ["OR": 1, "AND": 2, "NOT": 3][op]!
             }
@@ -100,6 +107,13 @@ struct MatchExpressionGenerator {
     }
 
     mutating func node(depth: Int) -> Node {
+        if lenient, depth > 0, random.oneIn(5) {
+            return .mixed((0..<Int.random(in: 2...4, using: &random)).map { _ in
+                random.oneIn(2)
+                    ? .sequence([item()])
+                    : .binary(random.pick(["AND", "OR", "NOT"]), node(depth: depth - 1), node(depth: depth - 1))
+            })
+        }
         if depth == 0 || random.oneIn(3) {
             return .sequence((0..<Int.random(in: 1...3, using: &random)).map { _ in item() })
         }
@@ -145,7 +159,9 @@ struct MatchExpressionGenerator {
                 text += variant(random.pick(Self.vocabulary))
             }
             word = MatchCase(MatchCase.quoted(text))
-        default: word = MatchCase(random.pick(["and", "or", "not", "Not", "oR", "NEAR", "aND"]))
+        default:
+            // `NEAR` before a group is FTS5's NEAR(...), which Stockpot rejects.
+            word = MatchCase(random.pick(["and", "or", "not", "Not", "oR", lenient ? "near" : "NEAR", "aND"]))
         }
         return star ? word + MatchCase(random.oneIn(2) ? "*" : " *") : word
     }
@@ -166,16 +182,41 @@ struct MatchExpressionGenerator {
                 if index > 0 { text = text + MatchCase(" ") }
                 text = text + render(item, covered: covered, restrictTo: restrictTo)
             }
+        case .mixed(let children):
+            // FTS5: (the phrases side by side) AND (group) AND ...; Stockpot drops empty phrases
+            // from the whole sequence, FTS5 from the phrases' implicit AND, so an all-empty
+            // phrase list is left out when there are groups.
+            var phrases: [String] = []
+            var groups: [String] = []
+            var anyToken = false
+            text = MatchCase("")
+            for (index, child) in children.enumerated() {
+                let rendered: MatchCase
+                if case .sequence(let items) = child {
+                    rendered = render(items[0], covered: covered, restrictTo: restrictTo)
+                    phrases.append(rendered.fts5)
+                    anyToken = anyToken || items[0].parts.contains { !Tokenizer.tokens(in: $0.fts5).isEmpty }
+                } else {
+                    rendered = render(child, minimum: 5, covered: covered, restrictTo: restrictTo)
+                    groups.append(rendered.fts5)
+                }
+                text.stockpot += (index > 0 ? " " : "") + rendered.stockpot
+            }
+            let phraseList = "(" + phrases.joined(separator: " ") + ")"
+            let all = (phrases.isEmpty || !anyToken && !groups.isEmpty ? [] : [phraseList]) + groups
+            text.fts5 = "(" + all.joined(separator: " AND ") + ")"
         case .filtered(let filter, let inner):
             text = render(filter) + MatchCase(random.oneIn(2) ? "(" : "( ")
             text = text + render(inner, minimum: 0, covered: true, restrictTo: restrictTo) + MatchCase(")")
         case .binary(let op, let left, let right):
             let level = node.precedence
             text = render(left, minimum: level, covered: covered, restrictTo: restrictTo)
-            text = text + MatchCase(" \(op) ") + render(right, minimum: level + 1, covered: covered, restrictTo: restrictTo)
+            let stray = lenient && random.oneIn(6) ? "+ " : ""
+            text = text + MatchCase(stockpot: " \(op) \(stray)", fts5: " \(op) ") + render(right, minimum: level + 1, covered: covered, restrictTo: restrictTo)
         }
         if node.precedence < minimum || (minimum > 0 && random.oneIn(6)) || (minimum == 0 && random.oneIn(10)) {
-            text = MatchCase("(") + text + MatchCase(")")
+            let stray = lenient && random.oneIn(6) ? " *" : ""
+            text = MatchCase("(") + text + MatchCase(stockpot: ")" + stray, fts5: ")")
         }
         return text
     }

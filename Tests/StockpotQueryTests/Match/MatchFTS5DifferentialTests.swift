@@ -11,10 +11,12 @@ import Testing
 
     /// The same random documents in a FullTextIndex and an FTS5 table.
     struct Fixture {
-        var index = FullTextIndex(columnCount: MatchFTS5DifferentialTests.columnCount)
-        let table = FTS5MatchTable(columnCount: MatchFTS5DifferentialTests.columnCount)
+        var index: FullTextIndex
+        let table: FTS5MatchTable
 
         init(_ generator: inout MatchExpressionGenerator, documents: Int = 300) {
+            index = FullTextIndex(columnCount: generator.columnCount)
+            table = FTS5MatchTable(columnCount: generator.columnCount)
             var id: Int64 = 0
             for _ in 0..<documents {
                 id += Int64.random(in: 1...3, using: &generator.random)
@@ -30,13 +32,16 @@ import Testing
                 return (nil, "FTS5 rejects \(Self.short(expression.fts5))")
             }
             do {
-                let parsed = try MatchExpression(
-                    parsing: expression.stockpot, restrictTo: restrictTo, resolveColumn: Self.resolve)
+                let parsed = try MatchExpression(parsing: expression.stockpot, restrictTo: restrictTo) {
+                    Self.resolve($0, columnCount: index.columnCount)
+                }
                 let found = parsed.matchingIDs(in: index)
                 if found != expected {
                     return (expected, "\(Self.short(expression.stockpot)) | FTS5: \(Self.short(expression.fts5))"
                         + " | \(found.count) ids, FTS5 \(expected.count)")
                 }
+                // count(in:) has its own path only for a lone phrase; otherwise it counts these ids.
+                guard case .phrase = parsed.root else { return (expected, nil) }
                 let count = parsed.count(in: index)
                 return (expected, count == expected.count ? nil : "count \(count): \(Self.short(expression.stockpot))")
             } catch {
@@ -50,22 +55,24 @@ import Testing
         }
 
         /// `{s:cN}` is column N.
-        static func resolve(_ name: Substring) -> Int? {
-            guard name.hasPrefix("s:c"), let column = Int(name.dropFirst(3)),
-                (0..<MatchFTS5DifferentialTests.columnCount).contains(column)
+        static func resolve(_ name: Substring, columnCount: Int) -> Int? {
+            guard name.hasPrefix("s:c"), let column = Int(name.dropFirst(3)), (0..<columnCount).contains(column)
             else { return nil }
             return column
         }
     }
 
-    @Test func generatedExpressionsMatchFTS5() {
+    /// 3,000 expressions over three columns, 1,000 over one (where `-{s:c0}:` leaves none).
+    @Test(arguments: [3, 1])
+    func generatedExpressionsMatchFTS5(columnCount: Int) {
         let seed = MatchRandom.seed()
-        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
+        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: columnCount)
         let fixture = Fixture(&generator)
         var failures = 0
         var nonEmpty = 0
-        for number in 0..<3_000 {
-            let node = generator.node(depth: 4)
+        let expressions = columnCount == 1 ? 1_000 : 3_000
+        for number in 0..<expressions {
+            let node = generator.node(depth: generator.random.pick([1, 2, 3, 3, 4]))
             let expression = generator.render(node)
             let (expected, difference) = fixture.compare(expression)
             if let difference {
@@ -75,7 +82,7 @@ import Testing
             if expected?.isEmpty == false { nonEmpty += 1 }
         }
         // The documents and expressions must be dense enough to say something.
-        #expect(nonEmpty > 600, "seed \(seed): only \(nonEmpty) expressions matched anything")
+        #expect(nonEmpty > expressions / 5, "seed \(seed): only \(nonEmpty) expressions matched anything")
     }
 
     @Test func restrictedExpressionsMatchFTS5ColumnFilters() {
@@ -83,13 +90,29 @@ import Testing
         var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
         let fixture = Fixture(&generator)
         var failures = 0
-        for number in 0..<1_500 {
+        for number in 0..<1_000 {
             let column = Int.random(in: 0..<Self.columnCount, using: &generator.random)
             let node = generator.node(depth: 3)
             let expression = generator.render(node, restrictTo: column)
             if let difference = fixture.compare(expression, restrictTo: column).difference {
                 failures += 1
                 if failures <= 5 { Issue.record("seed \(seed) #\(number) column \(column): \(difference)") }
+            }
+        }
+    }
+
+    @Test func lenientExpressionsMatchTheirFTS5Translation() {
+        let seed = MatchRandom.seed()
+        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
+        generator.lenient = true
+        let fixture = Fixture(&generator)
+        var failures = 0
+        for number in 0..<1_000 {
+            let column: Int? = generator.random.oneIn(3) ? Int.random(in: 0..<Self.columnCount, using: &generator.random) : nil
+            let expression = generator.render(generator.node(depth: 3), restrictTo: column)
+            if let difference = fixture.compare(expression, restrictTo: column).difference {
+                failures += 1
+                if failures <= 5 { Issue.record("seed \(seed) #\(number): \(difference)") }
             }
         }
     }
@@ -119,7 +142,7 @@ import Testing
         let fixture = Fixture(&generator)
         var failures = 0
         var accepted = 0
-        for number in 0..<3_000 {
+        for number in 0..<2_000 {
             var expression = MatchCase("")
             for index in 0..<Int.random(in: 1...7, using: &generator.random) {
                 let piece = Self.soupPiece(&generator)
@@ -134,6 +157,6 @@ import Testing
                 if failures <= 5 { Issue.record("seed \(seed) #\(number): \(difference)") }
             }
         }
-        #expect(accepted > 300, "seed \(seed): FTS5 accepted only \(accepted) soups")
+        #expect(accepted > 200, "seed \(seed): FTS5 accepted only \(accepted) soups")
     }
 }
