@@ -52,9 +52,12 @@ struct MatchEvaluator {
             return SortedIDs.intersection(lists)
         case .or(let children):
             return SortedIDs.union(children.map(evaluate))
-        case .not(let left, let right):
-            let kept = evaluate(left)
-            return kept.isEmpty ? [] : SortedIDs.subtracting(kept, evaluate(right))
+        case .not(let left, let excluded):
+            var kept = evaluate(left)
+            for node in excluded where !kept.isEmpty {
+                kept = SortedIDs.subtracting(kept, evaluate(node))
+            }
+            return kept
         }
     }
 

@@ -47,8 +47,9 @@ package indirect enum MatchNode: Sendable, Hashable, CustomStringConvertible {
     case and([MatchNode])
     /// Entries some child matches (two or more children, none of them an `or`).
     case or([MatchNode])
-    /// Entries the first matches and the second does not.
-    case not(MatchNode, MatchNode)
+    /// Entries the first matches and none of the others does: `a NOT b NOT c` (left-assoc.)
+    /// is one node, so that long chains do not make a deep tree.
+    case not(MatchNode, [MatchNode])
 
     /// A compact form for tests: `AND(a, OR("b c*", {1}:^d))`.
     package var description: String {
@@ -56,7 +57,7 @@ package indirect enum MatchNode: Sendable, Hashable, CustomStringConvertible {
         case .phrase(let phrase): return phrase.description
         case .and(let children): return "AND(" + children.map(\.description).joined(separator: ", ") + ")"
         case .or(let children): return "OR(" + children.map(\.description).joined(separator: ", ") + ")"
-        case .not(let left, let right): return "NOT(\(left), \(right))"
+        case .not(let kept, let excluded): return "NOT(" + ([kept] + excluded).map(\.description).joined(separator: ", ") + ")"
         }
     }
 }

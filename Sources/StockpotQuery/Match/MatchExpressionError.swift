@@ -29,6 +29,8 @@ package struct MatchExpressionError: Error, Sendable, Hashable, CustomStringConv
         case unknownColumn
         /// FTS5's `NEAR(...)` groups, which Stockpot does not support.
         case unsupportedNear
+        /// Groups nested more than `MatchParser.maximumDepth` deep (FTS5 stops before 100).
+        case tooDeep
     }
 
     /// What went wrong.

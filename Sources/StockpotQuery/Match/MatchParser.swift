@@ -29,6 +29,11 @@ struct MatchParser {
     private var position = 0
     private let restriction: Int?
     private let resolveColumn: (Substring) -> Int?
+    /// How many groups the parser is inside.
+    private var depth = 0
+    /// The deepest nesting of groups accepted (FTS5's parser stops before 100); it bounds the
+    /// recursion of parsing and evaluating.
+    static let maximumDepth = 100
 
     init(lexemes: [MatchLexeme], restriction: Int?, resolveColumn: @escaping (Substring) -> Int?) {
         self.lexemes = Self.withoutStrays(lexemes)
@@ -72,13 +77,17 @@ struct MatchParser {
     }
 
     private mutating func notExpression(scope: MatchColumns?, after: MatchLexeme?) throws(MatchExpressionError) -> MatchNode {
-        var node = try sequence(scope: scope, after: after)
+        let node = try sequence(scope: scope, after: after)
+        var excluded: [MatchNode] = []
         while current.kind == .not {
             let operatorLexeme = current
             position += 1
-            node = .not(node, try sequence(scope: scope, after: operatorLexeme))
+            excluded.append(try sequence(scope: scope, after: operatorLexeme))
         }
-        return node
+        guard !excluded.isEmpty else { return node }
+        // (a NOT b) NOT c is a NOT b NOT c: one flat node.
+        if case .not(let kept, let earlier) = node { return .not(kept, earlier + excluded) }
+        return .not(node, excluded)
     }
 
     /// Items side by side: an implicit AND, without FTS5's empty phrases when there is more.
@@ -100,13 +109,13 @@ struct MatchParser {
     }
 
     private mutating func item(scope: MatchColumns?) throws(MatchExpressionError) -> MatchNode {
-        let lexeme = current
-        switch lexeme.kind {
-        case .column(let excluded):
-            let name = Substring(decoding: lexeme.bytes, as: UTF8.self)
+        var scope = scope
+        // Column filters, one after another (a loop: a long chain must not recurse).
+        while case .column(let excluded) = current.kind {
+            let name = Substring(decoding: current.bytes, as: UTF8.self)
             guard let column = resolveColumn(name) else {
                 throw MatchExpressionError(
-                    .unknownColumn, offset: lexeme.offset, expected: "a full_text path of the soup, not '\(name)'")
+                    .unknownColumn, offset: current.offset, expected: "a full_text path of the soup, not '\(name)'")
             }
             position += 1
             guard startsItem(current.kind) else {
@@ -114,8 +123,17 @@ struct MatchParser {
                     .missingFilterTarget, offset: current.offset, expected: "a term, phrase or '(' after the column filter")
             }
             let filter: MatchColumns = excluded ? .except([column]) : .only([column])
-            return try item(scope: scope.map { $0.intersection(filter) } ?? filter)
+            scope = scope.map { $0.intersection(filter) } ?? filter
+        }
+        let lexeme = current
+        switch lexeme.kind {
         case .open:
+            guard depth < Self.maximumDepth else {
+                throw MatchExpressionError(
+                    .tooDeep, offset: lexeme.offset, expected: "at most \(Self.maximumDepth) groups inside one another")
+            }
+            depth += 1
+            defer { depth -= 1 }
             position += 1
             guard current.kind != .close else {
                 throw MatchExpressionError(.emptyGroup, offset: current.offset, expected: "a term, phrase or '(' inside '()'")

@@ -1,6 +1,7 @@
 // Pins the match-expression parser: FTS5 precedence, operator case, quoting, prefixes, column
 // filters, the indexPath restriction, the lenient forms, and every malformed form's offset.
 
+import StockpotIndex
 import Testing
 @testable import StockpotQuery
 
@@ -21,7 +22,9 @@ import Testing
         ("a OR b AND c", "OR(a, AND(b, c))"),
         ("a AND b OR c", "OR(AND(a, b), c)"),
         ("a b OR c d", "OR(AND(a, b), AND(c, d))"),
-        ("a NOT b NOT c", "NOT(NOT(a, b), c)"),
+        ("a NOT b NOT c", "NOT(a, b, c)"),
+        ("(a NOT b) NOT c", "NOT(a, b, c)"),
+        ("a NOT (b NOT c)", "NOT(a, NOT(b, c))"),
         ("a OR b OR c NOT x", "OR(a, b, NOT(c, x))"),
         ("a AND b AND c", "AND(a, b, c)"),
         ("a (b OR c)", "AND(a, OR(b, c))"),
@@ -166,6 +169,32 @@ import Testing
             #expect(error.offset == offset, "\(text): \(error)")
             #expect(!error.expected.isEmpty)
         }
+    }
+
+    @Test func deepNestingIsBoundedAndLongChainsAreFlat() throws {
+        let deepest = String(repeating: "(", count: 100) + "a" + String(repeating: ")", count: 100)
+        #expect(try Self.parsed(deepest) == "a")
+        do {
+            _ = try Self.parsed("x OR " + String(repeating: "(", count: 101) + "a" + String(repeating: ")", count: 101))
+            Issue.record("101 nested groups parsed")
+        } catch let error as MatchExpressionError {
+            #expect(error.code == .tooDeep)
+            #expect(error.offset == 5 + 100)
+        }
+        // 100 levels of OR / AND / NOT groups parse, evaluate and print without running out of stack.
+        var mixed = "a"
+        for level in 0..<100 { mixed = "b \(["OR", "AND", "NOT"][level % 3]) (\(mixed))" }
+        let nested = try MatchExpression(parsing: mixed, resolveColumn: Self.resolve)
+        var index = FullTextIndex(columnCount: 1)
+        index.add(id: 1, columns: ["a b"])
+        #expect(nested.matchingIDs(in: index).count <= 1)
+        #expect(nested.description.count > 100)
+        let chain = "a" + String(repeating: " NOT b", count: 50_000)
+        let parsed = try MatchExpression(parsing: chain, resolveColumn: Self.resolve)
+        guard case .not(_, let excluded) = parsed.root else { Issue.record("not a NOT"); return }
+        #expect(excluded.count == 50_000)
+        let filters = String(repeating: "{s:a}:", count: 50_000) + "x"
+        #expect(try Self.parsed(filters) == "{0}:x")
     }
 
     @Test func offsetsConvertToCharacters() throws {
