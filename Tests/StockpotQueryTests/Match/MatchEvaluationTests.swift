@@ -69,3 +69,34 @@ import Testing
         }
     }
 }
+
+extension MatchEvaluationTests {
+    /// Any string either parses and evaluates or throws a `MatchExpressionError` whose offset is
+    /// inside it; nothing traps.
+    @Test func arbitraryInputNeverTraps() {
+        let seed = MatchRandom.seed()
+        var random = MatchRandom(seed: seed)
+        let pieces = ["(", ")", "\"", "\"\"", "{", "}", "{s:title}", "{s:body}:", "-", "- {s:body}:", ":", "*", "+",
+                      "^", " ", "\t", "\n", "AND", "OR", "NOT", "NEAR", "haas", "cat", "é", "👍🏽", "—", "'", "\\", ",", "\u{0}"]
+        var parsed = 0
+        for _ in 0..<5_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                if random.oneIn(8) {
+                    text.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: 0...0xD7FF, using: &random))!)
+                } else {
+                    text += random.pick(pieces)
+                }
+            }
+            do {
+                let expression = try MatchExpression(parsing: text) { ["s:title": 0, "s:body": 1][String($0)] }
+                let ids = expression.matchingIDs(in: Self.index)
+                #expect(ids == ids.sorted() && Set(ids).count == ids.count, "seed \(seed): \(text)")
+                parsed += 1
+            } catch {
+                #expect((0...text.utf8.count).contains(error.offset), "seed \(seed): \(text)")
+            }
+        }
+        #expect(parsed > 1_000, "seed \(seed)")
+    }
+}
