@@ -28,10 +28,11 @@ struct MatchLexeme: Equatable {
 /// other byte, including every non-ASCII one, belongs to a word; a word's token characters are
 /// what it matches and the rest separate its tokens (FTS5 rejects ASCII punctuation in
 /// words; Stockpot reads `e-mail`, `don't`, `a.b`, `x:y` as the phrases FTS5 would make of
-/// them in quotes).
+/// them in quotes). As in FTS5, the expression ends at its first NUL character.
 enum MatchLexer {
     static func lexemes(of text: String) throws(MatchExpressionError) -> [MatchLexeme] {
-        let bytes = Array(text.utf8)
+        // FTS5 reads the expression as a C string: it ends at the first NUL.
+        let bytes = Array(text.utf8.prefix { $0 != 0 })
         var result: [MatchLexeme] = []
         var index = 0
         while index < bytes.count {

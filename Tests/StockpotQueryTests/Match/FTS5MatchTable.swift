@@ -56,8 +56,15 @@ final class FTS5MatchTable {
     }
 
     private func bind(_ statement: OpaquePointer?, _ slot: Int32, _ text: String) {
-        // SQLITE_TRANSIENT: SQLite copies the bytes before the call returns.
-        _ = sqlite3_bind_text(statement, slot, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        // Every byte, NULs included; SQLITE_TRANSIENT: SQLite copies them before the call returns.
+        let bytes = Array(text.utf8) + [0]
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                _ = sqlite3_bind_text(
+                    statement, slot, chars.baseAddress, Int32(bytes.count - 1),
+                    unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
+        }
     }
 }
 

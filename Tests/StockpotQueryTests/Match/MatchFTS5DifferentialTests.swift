@@ -126,7 +126,7 @@ import Testing
         case 6: return MatchCase(random.pick(["AND", "OR", "NOT"]))
         case 7: return MatchCase(random.pick(["(", "(", ")", ")"]))
         case 8: return MatchCase(random.pick(["*", "+", "^", "-", ":", ",", "}"]))
-        case 9: return MatchCase(random.pick(["\"", "\"\"", "\"a b\"", "\"Élan ALPHA\"", "—", "a.b", "don't"]))
+        case 9: return MatchCase(random.pick(["\"", "\"\"", "\"a b\"", "\"Élan ALPHA\"", "—", "a.b", "don't", "a\u{0}b", "\u{0}"]))
         case 10:
             let column = Int.random(in: 0..<columnCount, using: &random)
             let minus = random.oneIn(3) ? "- " : ""

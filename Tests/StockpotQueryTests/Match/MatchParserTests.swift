@@ -74,6 +74,7 @@ import Testing
         ("x}y", "\"x y\""),
         ("'; DROP TABLE t; --", "AND(drop, table, t)"),
         ("^a", "^a"),
+        ("a\u{0}b OR c", "a"),
         ("^ \"a b\"", "^\"a b\""),
     ])
     func wordsStringsAndPrefixesFoldIntoPhrases(text: String, expected: String) throws {
@@ -159,6 +160,8 @@ import Testing
         ("NEAR(a b)", .unsupportedNear, 0),
         ("x NEAR (a b)", .unsupportedNear, 2),
         ("é (a", .unbalancedParenthesis, 5),
+        ("\"a\u{0}b\"", .unterminatedString, 0),
+        ("\u{0}a", .emptyExpression, 0),
     ])
     func malformedExpressionsThrowWithTheirOffset(text: String, code: MatchExpressionError.Code, offset: Int) {
         do {
