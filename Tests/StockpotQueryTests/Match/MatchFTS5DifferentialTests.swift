@@ -49,9 +49,10 @@ import Testing
             }
         }
 
-        /// At most 160 characters of an expression.
+        /// At most 160 characters of an expression, control characters escaped.
         static func short(_ text: String) -> String {
-            text.count <= 160 ? text : String(text.prefix(160)) + "..."
+            let visible = text.unicodeScalars.map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+            return visible.count <= 160 ? visible : String(visible.prefix(160)) + "..."
         }
 
         /// `{s:cN}` is column N.
