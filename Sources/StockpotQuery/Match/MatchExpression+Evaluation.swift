@@ -50,6 +50,8 @@ struct MatchEvaluator {
                 lists.append(ids)
             }
             return SortedIDs.intersection(lists)
+        case .near(let phrases, let distance):
+            return NearMatcher(index: index, phrases: phrases, distance: distance).matchingIDs()
         case .or(let children):
             return SortedIDs.union(children.map(evaluate))
         case .not(let left, let excluded):

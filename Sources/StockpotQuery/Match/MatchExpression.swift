@@ -47,6 +47,9 @@ package indirect enum MatchNode: Sendable, Hashable, CustomStringConvertible {
     case and([MatchNode])
     /// Entries some child matches (two or more children, none of them an `or`).
     case or([MatchNode])
+    /// Entries holding every phrase (two or more) within `distance` tokens in one column:
+    /// FTS5's `NEAR(p1 p2 ..., distance)`.
+    case near([MatchPhrase], distance: Int)
     /// Entries the first matches and none of the others does: `a NOT b NOT c` (left-assoc.)
     /// is one node, so that long chains do not make a deep tree.
     case not(MatchNode, [MatchNode])
@@ -57,6 +60,8 @@ package indirect enum MatchNode: Sendable, Hashable, CustomStringConvertible {
         case .phrase(let phrase): return phrase.description
         case .and(let children): return "AND(" + children.map(\.description).joined(separator: ", ") + ")"
         case .or(let children): return "OR(" + children.map(\.description).joined(separator: ", ") + ")"
+        case .near(let phrases, let distance):
+            return "NEAR/\(distance)(" + phrases.map(\.description).joined(separator: ", ") + ")"
         case .not(let kept, let excluded): return "NOT(" + ([kept] + excluded).map(\.description).joined(separator: ", ") + ")"
         }
     }

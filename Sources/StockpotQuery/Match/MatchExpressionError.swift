@@ -27,8 +27,9 @@ package struct MatchExpressionError: Error, Sendable, Hashable, CustomStringConv
         case missingFilterTarget
         /// `{soup:path}` names no full_text path of the soup.
         case unknownColumn
-        /// FTS5's `NEAR(...)` groups, which Stockpot does not support.
-        case unsupportedNear
+        /// A `NEAR(...)` group without a phrase, with something other than phrases in it, or
+        /// with a distance that is not a number of at most 9 digits.
+        case invalidNear
         /// Groups nested more than `MatchParser.maximumDepth` deep (FTS5 stops before 100).
         case tooDeep
     }

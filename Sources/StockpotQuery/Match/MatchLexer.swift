@@ -10,6 +10,8 @@ struct MatchLexeme: Equatable {
         case string
         /// `AND`, `OR`, `NOT`: upper-case words standing alone.
         case and, or, not
+        /// `NEAR` before `(`; inside its parentheses `,` is a `comma`.
+        case near, comma
         case open, close, star, plus, caret
         /// `{name}:` or `-{name}:`; `bytes` holds the name.
         case column(excluded: Bool)
@@ -35,14 +37,21 @@ enum MatchLexer {
         let bytes = Array(text.utf8.prefix { $0 != 0 })
         var result: [MatchLexeme] = []
         var index = 0
+        // Inside NEAR( ... ): `,` separates the distance.
+        var inNear = false
         while index < bytes.count {
             let start = index
             switch bytes[index] {
             case _ where isSpace(bytes[index]):
                 index += 1
                 continue
-            case UInt8(ascii: "("): result.append(MatchLexeme(kind: .open, offset: start))
-            case UInt8(ascii: ")"): result.append(MatchLexeme(kind: .close, offset: start))
+            case UInt8(ascii: "("):
+                inNear = result.last?.kind == .near
+                result.append(MatchLexeme(kind: .open, offset: start))
+            case UInt8(ascii: ")"):
+                inNear = false
+                result.append(MatchLexeme(kind: .close, offset: start))
+            case UInt8(ascii: ",") where inNear: result.append(MatchLexeme(kind: .comma, offset: start))
             case UInt8(ascii: "*"): result.append(MatchLexeme(kind: .star, offset: start))
             case UInt8(ascii: "+"): result.append(MatchLexeme(kind: .plus, offset: start))
             case UInt8(ascii: "^"): result.append(MatchLexeme(kind: .caret, offset: start))
@@ -62,8 +71,10 @@ enum MatchLexer {
                 index = end
                 continue
             default:
-                while index < bytes.count, isWordByte(bytes, index) { index += 1 }
-                result.append(try word(bytes[start..<index], offset: start, bytes))
+                while index < bytes.count, isWordByte(bytes, index), !(inNear && bytes[index] == UInt8(ascii: ",")) {
+                    index += 1
+                }
+                result.append(word(bytes[start..<index], offset: start, bytes))
                 continue
             }
             index += 1
@@ -96,8 +107,8 @@ enum MatchLexer {
         return index < bytes.count && bytes[index] == UInt8(ascii: "{") ? index : nil
     }
 
-    /// A word, or the operator it spells; `NEAR` before `(` is rejected.
-    static func word(_ word: ArraySlice<UInt8>, offset: Int, _ bytes: [UInt8]) throws(MatchExpressionError) -> MatchLexeme {
+    /// A word, or the operator it spells (`NEAR` only before `(`).
+    static func word(_ word: ArraySlice<UInt8>, offset: Int, _ bytes: [UInt8]) -> MatchLexeme {
         if word.count <= 4, word.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
             switch String(decoding: word, as: UTF8.self) {
             case "AND": return MatchLexeme(kind: .and, offset: offset)
@@ -106,11 +117,7 @@ enum MatchLexer {
             case "NEAR":
                 var next = word.endIndex
                 while next < bytes.count, isSpace(bytes[next]) { next += 1 }
-                if next < bytes.count, bytes[next] == UInt8(ascii: "(") {
-                    throw MatchExpressionError(
-                        .unsupportedNear, offset: offset,
-                        expected: "a term, not a NEAR(...) group (unsupported; write \"NEAR\" to match the word)")
-                }
+                if next < bytes.count, bytes[next] == UInt8(ascii: "(") { return MatchLexeme(kind: .near, offset: offset) }
             default: break
             }
         }

@@ -11,7 +11,8 @@ import StockpotIndex
 ///     and        := not ( "AND" not )*
 ///     not        := sequence ( "NOT" sequence )*
 ///     sequence   := item item*                      implicit AND
-///     item       := column* ( "(" expression ")" | "^"? phrase )
+///     item       := column* ( "(" expression ")" | near | "^"? phrase )
+///     near       := "NEAR" "(" ( "^"? phrase )+ ( "," digits )? ")"     (distance 10 by default)
 ///     column     := "{" name "}" ":" | "-" "{" name "}" ":"
 ///     phrase     := part ( "+" part )*              one phrase, tokens concatenated
 ///     part       := (word | string) "*"?            `*`: the last token is a prefix
@@ -103,7 +104,7 @@ struct MatchParser {
 
     private func startsItem(_ kind: MatchLexeme.Kind) -> Bool {
         switch kind {
-        case .word, .string, .open, .caret, .column: return true
+        case .word, .string, .open, .caret, .column, .near: return true
         default: return false
         }
     }
@@ -146,9 +147,47 @@ struct MatchParser {
             }
             position += 1
             return node
+        case .near:
+            return try near(scope: scope)
         default:
             return .phrase(phrase(scope: scope))
         }
+    }
+
+    /// `NEAR ( phrase+ ( "," digits )? )`; the lexer put the `(` after `NEAR`. As in FTS5, empty
+    /// phrases leave the group (all empty: the empty phrase); a group of one is that phrase.
+    private mutating func near(scope: MatchColumns?) throws(MatchExpressionError) -> MatchNode {
+        let start = current.offset
+        position += 2
+        var phrases: [MatchPhrase] = []
+        while [.word, .string, .caret].contains(current.kind) {
+            phrases.append(phrase(scope: scope))
+        }
+        guard !phrases.isEmpty else {
+            throw MatchExpressionError(.invalidNear, offset: current.offset, expected: "a phrase inside NEAR(...)")
+        }
+        var distance = 10
+        if current.kind == .comma {
+            position += 1
+            let digits = current.bytes
+            guard current.kind == .word, (1...9).contains(digits.count),
+                digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else {
+                throw MatchExpressionError(
+                    .invalidNear, offset: current.offset, expected: "a distance of at most 9 digits after ','")
+            }
+            distance = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            position += 1
+        }
+        guard current.kind == .close else {
+            throw MatchExpressionError(
+                .invalidNear, offset: current.offset, expected: "a phrase, ',' or ')' to close the NEAR at offset \(start)")
+        }
+        position += 1
+        // FTS5 drops the group's empty phrases, unless all are.
+        let kept = phrases.filter { !$0.tokens.isEmpty }
+        guard kept.count > 1 else { return .phrase(kept.first ?? phrases[0]) }
+        return .near(kept, distance: distance)
     }
 
     /// `^`? part ( `+` part )*, the lexemes being already free of strays.

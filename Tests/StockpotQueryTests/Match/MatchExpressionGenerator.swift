@@ -99,6 +99,8 @@ struct MatchExpressionGenerator {
         var filter: Filter?
         var caret: Bool
         var parts: [MatchCase]
+        /// A NEAR group instead of `parts`: its phrases' parts and its distance, if written.
+        var near: (phrases: [[MatchCase]], distance: Int?)?
     }
 
     struct Filter {
@@ -127,9 +129,25 @@ struct MatchExpressionGenerator {
 
     mutating func item() -> Item {
         let parts = random.oneIn(7) ? Int.random(in: 2...3, using: &random) : 1
-        return Item(
+        var item = Item(
             filter: random.oneIn(5) ? filter() : nil, caret: random.oneIn(12),
             parts: (0..<parts).map { _ in part() })
+        if random.oneIn(12) {
+            let phrases = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                (0..<(random.oneIn(5) ? 2 : 1)).map { _ in nearPart() }
+            }
+            item.caret = false
+            item.near = (phrases, random.oneIn(2) ? Int.random(in: 0...4, using: &random) : nil)
+        }
+        return item
+    }
+
+    /// A part for a NEAR group: no bare word with a `,` (it separates the distance there).
+    mutating func nearPart() -> MatchCase {
+        while true {
+            let candidate = part()
+            if !candidate.stockpot.contains(",") || candidate.stockpot.hasPrefix("\"") { return candidate }
+        }
     }
 
     /// One phrase part, with its `*` when it has one.
@@ -168,6 +186,13 @@ struct MatchExpressionGenerator {
 
     // MARK: Rendering
 
+    /// Whether FTS5 reads an item as its empty phrase (no token; for NEAR, in any phrase).
+    static func isEmpty(_ item: Item) -> Bool {
+        func empty(_ parts: [MatchCase]) -> Bool { parts.allSatisfy { Tokenizer.tokens(in: $0.fts5).isEmpty } }
+        guard let near = item.near else { return empty(item.parts) }
+        return near.phrases.allSatisfy(empty)
+    }
+
     /// Both spellings; with `restrictTo`, FTS5's puts `cK :` on every phrase no filter covers.
     mutating func render(_ node: Node, restrictTo: Int? = nil) -> MatchCase {
         render(node, minimum: 0, covered: false, restrictTo: restrictTo)
@@ -195,7 +220,7 @@ struct MatchExpressionGenerator {
                 if case .sequence(let items) = child {
                     rendered = render(items[0], covered: covered, restrictTo: restrictTo)
                     phrases.append(rendered.fts5)
-                    anyToken = anyToken || items[0].parts.contains { !Tokenizer.tokens(in: $0.fts5).isEmpty }
+                    anyToken = anyToken || !Self.isEmpty(items[0])
                 } else {
                     rendered = render(child, minimum: 5, covered: covered, restrictTo: restrictTo)
                     groups.append(rendered.fts5)
@@ -228,8 +253,23 @@ struct MatchExpressionGenerator {
         } else if !covered, let restrictTo {
             text = MatchCase(stockpot: "", fts5: "c\(restrictTo) : ")
         }
+        if let near = item.near {
+            text = text + MatchCase(random.pick(["NEAR(", "NEAR (", "NEAR( "]))
+            for (index, phrase) in near.phrases.enumerated() {
+                if index > 0 { text = text + MatchCase(" ") }
+                text = text + render(parts: phrase)
+            }
+            if let distance = near.distance { text = text + MatchCase(random.pick([", ", " ,", ","]) + "\(distance)") }
+            return text + MatchCase(")")
+        }
         if item.caret { text = text + MatchCase(random.oneIn(2) ? "^" : "^ ") }
-        for (index, part) in item.parts.enumerated() {
+        return text + render(parts: item.parts)
+    }
+
+    /// Parts joined into one phrase with `+`.
+    private mutating func render(parts: [MatchCase]) -> MatchCase {
+        var text = MatchCase("")
+        for (index, part) in parts.enumerated() {
             if index > 0 { text = text + MatchCase(random.pick([" + ", "+", " +"])) }
             text = text + part
         }

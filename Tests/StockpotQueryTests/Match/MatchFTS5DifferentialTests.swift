@@ -132,7 +132,7 @@ import Testing
             let column = Int.random(in: 0..<columnCount, using: &random)
             let minus = random.oneIn(3) ? "- " : ""
             return MatchCase(stockpot: "\(minus){s:c\(column)}:", fts5: "\(minus)c\(column) :")
-        case 11: return MatchCase(random.pick(["AND", "OR", "NOT"]))
+        case 11: return MatchCase(random.pick(["AND", "OR", "NOT", "NEAR(", "NEAR", ",", ", 2", "near("]))
         default: return MatchCase(generator.termVariant(random.pick(["alpha", "beta", "eva", "a", "b", "ab", "élan"])))
         }
     }

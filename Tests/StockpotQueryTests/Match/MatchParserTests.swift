@@ -43,7 +43,6 @@ import Testing
         ("a Or b", "AND(a, or, b)"),
         ("\"AND\" a", "AND(and, a)"),
         ("NEAR a", "AND(near, a)"),
-        ("\"NEAR\"(a)", "AND(near, a)"),
         ("ANDY ORE NOTE", "AND(andy, ore, note)"),
     ])
     func onlyUpperCaseOperatorsAreOperators(text: String, expected: String) throws {
@@ -93,6 +92,27 @@ import Testing
         ("+a", "a"),
     ])
     func emptyPhrasesAndStraysAreFTS5sOrIgnored(text: String, expected: String) throws {
+        #expect(try Self.parsed(text) == expected, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("NEAR(a b)", "NEAR/10(a, b)"),
+        ("x NEAR (a b, 3)", "AND(x, NEAR/3(a, b))"),
+        ("NEAR(a b,5)", "NEAR/5(a, b)"),
+        ("NEAR(a)", "a"),
+        ("NEAR(\"a b\" c*, 0)", "NEAR/0(\"a b\", c*)"),
+        ("NEAR(a+b c)", "NEAR/10(\"a b\", c)"),
+        ("{s:a}:NEAR(a b)", "NEAR/10({0}:a, {0}:b)"),
+        ("NEAR(a —) x", "AND(a, x)"),
+        ("NEAR(— \"\") x", "x"),
+        ("NEAR(a — b, 2)", "NEAR/2(a, b)"),
+        ("a,b NEAR(c \",\")", "AND(\"a b\", c)"),
+        ("a,b NEAR(c \",\" d)", "AND(\"a b\", NEAR/10(c, d))"),
+        ("near(a b)", "AND(near, a, b)"),
+        ("\"NEAR\"(a b)", "AND(near, a, b)"),
+        ("NEAR OR NEAR", "OR(near, near)"),
+    ])
+    func nearGroupsAreFTS5s(text: String, expected: String) throws {
         #expect(try Self.parsed(text) == expected, "\(text)")
     }
 
@@ -157,8 +177,13 @@ import Testing
         ("({s:a}:)", .missingFilterTarget, 7),
         ("{s:zz}:x", .unknownColumn, 0),
         ("a {}:x", .unknownColumn, 2),
-        ("NEAR(a b)", .unsupportedNear, 0),
-        ("x NEAR (a b)", .unsupportedNear, 2),
+        ("NEAR()", .invalidNear, 5),
+        ("NEAR(a b", .invalidNear, 8),
+        ("NEAR(a b, x)", .invalidNear, 10),
+        ("NEAR(a b,)", .invalidNear, 9),
+        ("NEAR(a OR b)", .invalidNear, 7),
+        ("NEAR(a, 1234567890)", .invalidNear, 8),
+        ("NEAR(a, \"5\")", .invalidNear, 8),
         ("é (a", .unbalancedParenthesis, 5),
         ("\"a\u{0}b\"", .unterminatedString, 0),
         ("\u{0}a", .emptyExpression, 0),
