@@ -22,6 +22,7 @@ import StockpotIndex
 ///   before a word or string are ignored (FTS5: syntax errors);
 /// - a group may stand in an implicit-AND sequence (`a (b OR c)`, `(a) b`) and a column filter
 ///   may follow another (`{s:a}:{s:b}:x`, filters intersect) (FTS5: syntax errors);
+/// - `^` on a phrase inside a NEAR group is honoured (FTS5: syntax error);
 /// - a word with no token characters is FTS5's empty phrase: dropped from an implicit-AND
 ///   sequence that has anything else, otherwise it matches nothing (so `a AND —` matches
 ///   nothing, `a OR —` is `a`), as in FTS5.
@@ -50,6 +51,10 @@ struct MatchParser {
         let node = try expression(scope: nil, after: nil)
         if current.kind == .close {
             throw MatchExpressionError(.unbalancedParenthesis, offset: current.offset, expected: "no ')' without a '(' before it")
+        }
+        guard current.kind == .end else {
+            // Not reached by the grammar above; kept so that no input can leave text unread.
+            throw MatchExpressionError(.missingOperand, offset: current.offset, expected: "an operator or the end")
         }
         return node
     }
