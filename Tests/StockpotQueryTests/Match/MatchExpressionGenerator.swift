@@ -123,8 +123,11 @@ struct MatchExpressionGenerator {
         return .binary(random.pick(["AND", "OR", "NOT"]), node(depth: depth - 1), node(depth: depth - 1))
     }
 
+    /// A column filter. With one column there are no exclusions: an exclusion leaving no
+    /// column, under an OR inside a NOT, trips an FTS5 bug (SQLite 3.40.1: `gamma NOT (uber OR
+    /// - c0 : ali)` removes only some `uber` rows); `MatchEvaluationTests` pins our answer.
     mutating func filter() -> Filter {
-        Filter(column: Int.random(in: 0..<columnCount, using: &random), excluded: random.oneIn(4))
+        Filter(column: Int.random(in: 0..<columnCount, using: &random), excluded: columnCount > 1 && random.oneIn(4))
     }
 
     mutating func item() -> Item {

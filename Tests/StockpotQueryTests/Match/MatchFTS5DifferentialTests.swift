@@ -63,7 +63,7 @@ import Testing
         }
     }
 
-    /// 3,000 expressions over three columns, 1,000 over one (where `-{s:c0}:` leaves none).
+    /// 3,000 expressions over three columns, 1,000 over one.
     @Test(arguments: [3, 1])
     func generatedExpressionsMatchFTS5(columnCount: Int) {
         let seed = MatchRandom.seed()
