@@ -33,9 +33,12 @@ extension StorageEngine {
             try body(.snapshot(state: snapshot.upperState, sequence: snapshot.coveredSequence))
         }
         var deletes = recovery.deletedAfterSnapshot[...]
+        // The usual clean open: the snapshot covers every record, so there is nothing to walk.
+        if recovery.snapshot != nil, deletes.isEmpty, view.sequence <= covered { return }
         var failure: (any Error)?
         view.version.keys.forEach { key, location in
             do {
+                guard location.sequence > covered || !deletes.isEmpty else { return true }
                 let keyBytes = Array(key)
                 while let next = deletes.first, next.lexicographicallyPrecedes(keyBytes) {
                     try body(.delete(key: next))
