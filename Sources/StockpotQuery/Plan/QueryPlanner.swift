@@ -36,6 +36,10 @@ package struct QueryPlanner<Soup: QueryableSoup> {
     /// The number of results of `spec`.
     package func count(of spec: QuerySpec) throws(QueryError) -> Int {
         try Self.validate(spec)
+        if spec.queryType == .match {
+            // Straight from posting-list lengths when the expression is one term.
+            return try matchExpression(spec).count(in: try fullTextIndex())
+        }
         switch try select(spec) {
         case .all: return soup.entryIDs.count
         case .positions(_, let range): return range.count
@@ -71,9 +75,44 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             guard let pattern = LikePattern(key) else { throw .invalid("The like pattern \"\(key)\" is malformed.") }
             return try LikeSearch(soup: soup).select(path: path, pattern: pattern)
         case .match:
-            throw .invalid("Queries of type \"match\" are not supported yet.")
+            return .ordered(try matchExpression(spec).matchingIDs(in: try fullTextIndex()), bySpec: nil)
         case .smart:
             throw .invalid("A smart query is run with runSmartQuery, not as a soup query.")
+        }
+    }
+
+    private func fullTextIndex() throws(QueryError) -> FullTextIndex {
+        guard let index = soup.fullTextIndex else {
+            throw .invalid("Soup \"\(soup.name)\" has no full_text index to match against.")
+        }
+        return index
+    }
+
+    /// The parsed `matchKey`, restricted to `indexPath`'s column when there is one.
+    private func matchExpression(_ spec: QuerySpec) throws(QueryError) -> MatchExpression {
+        guard case .string(let text)? = spec.matchKey else {
+            throw .invalid("A match query needs a matchKey string holding the expression.")
+        }
+        var column: Int?
+        if let path = spec.indexPath {
+            guard let specIndex = soup.specIndex(forPath: path), let fullTextColumn = soup.fullTextColumn(ofSpec: specIndex)
+            else {
+                throw .invalid("The path \"\(path)\" has no full_text index in soup \"\(soup.name)\"; match needs one.")
+            }
+            column = fullTextColumn
+        }
+        do {
+            return try MatchExpression(parsing: text, restrictTo: column) { reference in
+                // `{soup:path}`: this soup's name, then a full_text path.
+                guard let colon = reference.firstIndex(of: ":"),
+                    String(reference[..<colon]).utf8Equals(soup.name),
+                    let specIndex = soup.specIndex(forPath: String(reference[reference.index(after: colon)...]))
+                else { return nil }
+                return soup.fullTextColumn(ofSpec: specIndex)
+            }
+        } catch {
+            throw .invalid(
+                "The match expression is malformed at character \(error.characterOffset(in: text)): \(error.expected).")
         }
     }
 

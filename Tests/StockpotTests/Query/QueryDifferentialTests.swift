@@ -2,8 +2,8 @@
 // type, unindexed paths) and entries (nulls, missing fields, arrays, numbers as strings,
 // non-ASCII text) loaded into Stockpot and into a SmartStore-shaped SQLite table (a column
 // with affinity per indexed path, json_extract for json1 and unindexed paths); random exact,
-// range and like queries with random order and paging must give the same rows in the same
-// order, and the same counts. STOCKPOT_QUERY_ROUNDS scales the run (`make query-soak`).
+// range, like and match queries with random order and paging must give the same rows in the
+// same order, and the same counts (match through an FTS5 table over the full_text path). STOCKPOT_QUERY_ROUNDS scales the run (`make query-soak`).
 
 import Foundation
 import Testing
@@ -31,18 +31,27 @@ import Testing
                 "c\(position) \(["string": "TEXT", "full_text": "TEXT", "integer": "INTEGER", "floating": "REAL", "json1": "TEXT"][spec.type.rawValue]!)"
             }
             oracle.execute("CREATE TABLE soup (id INTEGER PRIMARY KEY, soup TEXT\(columns.map { ", " + $0 }.joined()))")
+            let fullTextColumn = soupSpecs.firstIndex { $0.type == .fullText }
+            oracle.execute("CREATE VIRTUAL TABLE fts USING fts5(body, tokenize = 'unicode61')")
             for _ in 0..<(40 + random.below(160)) {
                 let stored = try store.upsert([Self.randomDocument(&random)], into: "s")[0]
                 let values = soupSpecs.map { spec in
                     Self.oracleValue(IndexValue(document: stored, path: spec.jsonPath, type: spec.type))
                 }
                 let placeholders = String(repeating: ", ?", count: values.count)
-                oracle.execute(
-                    "INSERT INTO soup VALUES (?, ?\(placeholders))",
-                    [.integer(stored["_soupEntryId"]!.integerValue!), .text(stored.jsonText)] + values)
+                let id = stored["_soupEntryId"]!.integerValue!
+                oracle.execute("INSERT INTO soup VALUES (?, ?\(placeholders))", [.integer(id), .text(stored.jsonText)] + values)
+                if let fullTextColumn {
+                    oracle.execute("INSERT INTO fts (rowid, body) VALUES (?, ?)", [.integer(id), values[fullTextColumn]])
+                }
             }
             for round in 0..<rounds {
-                let spec = Self.randomSpec(&random)
+                var spec = Self.randomSpec(&random)
+                if spec.queryType == .match {
+                    // Only where SQLite's FTS5 table mirrors the index: the full_text path, or none.
+                    guard let fullTextColumn else { continue }
+                    spec.indexPath = random.below(3) == 0 ? nil : soupSpecs[fullTextColumn].path
+                }
                 let page = random.below(4)
                 let context = "seed \(seed), round \(round), specs \(soupSpecs.map { "\($0.path):\($0.type)" }), query \(spec), page \(page)"
                 let expected = Self.oracleResult(oracle, spec, specs: soupSpecs, page: page)
@@ -111,6 +120,9 @@ import Testing
         case .like:
             conditions.append("\(column) LIKE ?")
             arguments.append(.text(spec.likeKey!))
+        case .match:
+            conditions.append("id IN (SELECT rowid FROM fts WHERE fts MATCH ?)")
+            arguments.append(.text(spec.matchKey!.stringValue!))
         default:
             break
         }
@@ -150,8 +162,14 @@ import Testing
         "日%", "%[%", "t%", "fa%",
     ]
 
+    static let matchExpressions = [
+        "apple", "APPLE", "banana", "éclair", "eclair", "zebra", "10", "9", "x", "k", "日本", "true", "ab", "c",
+        "apple OR banana", "ap*", "a* NOT apple", "\"ab c\"", "e*", "zebra OR 10 OR x", "(apple OR x) NOT banana",
+        "b* OR z*", "1*", "\"x\"",
+    ]
+
     static func randomSpec(_ random: inout SplitMix64) -> QuerySpec {
-        let types: [QuerySpec.QueryType] = [.exact, .exact, .range, .range, .like, .like, .all]
+        let types: [QuerySpec.QueryType] = [.exact, .exact, .range, .range, .like, .like, .match, .match, .all]
         var spec = QuerySpec(queryType: types[random.below(types.count)])
         let keys = values.filter { $0 != nil || random.below(4) == 0 }
         spec.indexPath = paths[random.below(paths.count)]
@@ -163,6 +181,8 @@ import Testing
             if random.below(4) > 0 { spec.endKey = keys[random.below(keys.count)] }
         case .like:
             spec.likeKey = likePatterns[random.below(likePatterns.count)]
+        case .match:
+            spec.matchKey = .string(matchExpressions[random.below(matchExpressions.count)])
         default:
             spec.indexPath = random.below(2) == 0 ? nil : spec.indexPath
         }
