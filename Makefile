@@ -5,7 +5,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash bench clean
+.PHONY: all deps build demo test crash query-soak bench clean
 
 all: build
 
@@ -35,6 +35,12 @@ ALTER_KILLS ?= 300
 crash: deps
 	$(SWIFT) build --build-tests
 	STOCKPOT_CRASH_KILLS=$(CRASH_KILLS) STOCKPOT_ALTER_KILLS=$(ALTER_KILLS) $(SWIFT) test --skip-build --filter CrashTests
+
+# The long query differential run: many more random queries against SQLite than `make test`.
+QUERY_ROUNDS ?= 20000
+query-soak: deps
+	$(SWIFT) build --build-tests
+	STOCKPOT_QUERY_ROUNDS=$(QUERY_ROUNDS) $(SWIFT) test --skip-build --filter QueryDifferentialTests
 
 bench: deps
 	$(SWIFT) run -c release stockpot-bench $(BENCH_ARGS)
