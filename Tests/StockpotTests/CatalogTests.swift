@@ -59,11 +59,11 @@ import Testing
     @Test func entryRecordsRoundTrip() throws {
         let record = EntryRecord(created: 1_764_500_000_123, document: Array("{\"a\":1}".utf8))
         let bytes = record.encoded()
-        #expect(bytes.count == EntryRecord.headerSize + record.document.count)
-        #expect(bytes[0] == 1)
+        // The document, then created (i64 LE) and the version byte.
+        #expect(bytes == Array("{\"a\":1}".utf8) + [0x7B, 0x4D, 0x65, 0xD4, 0x9A, 0x01, 0x00, 0x00] + [1])
         #expect(EntryRecord(decoding: bytes) == record)
-        #expect(EntryRecord(decoding: [2] + bytes.dropFirst()) == nil)
-        #expect(EntryRecord(decoding: Array(bytes.prefix(5))) == nil)
+        #expect(EntryRecord(decoding: bytes.dropLast() + [2]) == nil)
+        #expect(EntryRecord(decoding: Array(bytes.suffix(5))) == nil)
     }
 
     @Test func keysSortCatalogFirstAndEntriesByID() {

@@ -1,5 +1,6 @@
-// The engine value of one soup entry (docs/store.md): a version byte, the creation time, and
-// the document as compact UTF-8 JSON with its system fields.
+// The engine value of one soup entry (docs/store.md): the document as compact UTF-8 JSON,
+// then a trailer of the creation time and a version byte. The trailer comes last so that
+// reading a document is a truncation of the value the engine returns, not a copy.
 
 /// An entry as the engine stores it.
 struct EntryRecord: Sendable, Hashable {
@@ -9,24 +10,30 @@ struct EntryRecord: Sendable, Hashable {
     var document: [UInt8]
 
     static let version: UInt8 = 1
-    static let headerSize = 9
+    static let trailerSize = 9
 
-    /// The engine value.
+    /// The engine value: document, created (i64 little-endian), version.
     func encoded() -> [UInt8] {
-        var bytes: [UInt8] = [Self.version]
-        bytes.reserveCapacity(Self.headerSize + document.count)
-        withUnsafeBytes(of: created.littleEndian) { bytes += $0 }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(document.count + Self.trailerSize)
         bytes += document
+        withUnsafeBytes(of: created.littleEndian) { bytes += $0 }
+        bytes.append(Self.version)
         return bytes
     }
 
-    /// Reads an engine value; `nil` when it is not a version-1 entry record.
-    init?(decoding bytes: [UInt8]) {
-        guard bytes.count >= Self.headerSize, bytes[0] == Self.version else { return nil }
+    /// Reads an engine value (taking it over: the document is the value, truncated); `nil`
+    /// when it is not a version-1 entry record.
+    init?(decoding value: consuming [UInt8]) {
+        var bytes = value
+        guard bytes.count >= Self.trailerSize, bytes[bytes.count - 1] == Self.version else { return nil }
         var created: UInt64 = 0
-        for position in (1...8).reversed() { created = created << 8 | UInt64(bytes[position]) }
+        for position in (bytes.count - Self.trailerSize..<bytes.count - 1).reversed() {
+            created = created << 8 | UInt64(bytes[position])
+        }
         self.created = Int64(bitPattern: created)
-        document = Array(bytes[Self.headerSize...])
+        bytes.removeLast(Self.trailerSize)
+        document = bytes
     }
 
     init(created: Int64, document: [UInt8]) {

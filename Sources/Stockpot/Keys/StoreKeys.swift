@@ -20,9 +20,14 @@ enum StoreKeys {
         return readBigEndian(key[5...])
     }
 
-    /// The key of entry `entry` of soup `soup`.
+    /// The key of entry `entry` of soup `soup`: 12 bytes, both numbers big-endian.
     static func entry(soup: UInt32, entry: Int64) -> [UInt8] {
-        bigEndian(soup) + bigEndian(UInt64(bitPattern: entry))
+        [UInt8](unsafeUninitializedCapacity: 12) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.storeBytes(of: soup.bigEndian, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: UInt64(bitPattern: entry).bigEndian, toByteOffset: 4, as: UInt64.self)
+            initialized = 12
+        }
     }
 
     /// The first key of soup `soup`'s entries, for scans.

@@ -10,7 +10,7 @@ struct StoreState: Sendable {
     var soups: [UInt32: SoupState] = [:]
     /// Soup ids by name. Names are data, compared by their UTF-8 bytes (not by Unicode
     /// equivalence, which `String`'s `==` uses).
-    var soupIDs: [[UInt8]: UInt32] = [:]
+    var soupIDs: [SoupName: UInt32] = [:]
     /// The id the next registered soup gets; ids are never reused.
     var nextSoupID: UInt32 = 1
     /// The engine state the indexes describe.
@@ -22,7 +22,7 @@ struct StoreState: Sendable {
 
     /// The soup named `name`, if it exists.
     func soup(named name: String) -> SoupState? {
-        soupIDs[Array(name.utf8)].flatMap { soups[$0] }
+        soupIDs[SoupName(name)].flatMap { soups[$0] }
     }
 
     /// The soup named `name`.
@@ -37,19 +37,19 @@ struct StoreState: Sendable {
 
     /// Every soup name, sorted by UTF-8 bytes.
     var soupNames: [String] {
-        soupIDs.keys.sorted { $0.lexicographicallyPrecedes($1) }.map { String(decoding: $0, as: UTF8.self) }
+        soupIDs.keys.map(\.text).sorted { $0.utf8Compare($1) < 0 }
     }
 
     /// Adds or replaces a soup.
     mutating func put(_ soup: SoupState) {
         soups[soup.id] = soup
-        soupIDs[Array(soup.name.utf8)] = soup.id
+        soupIDs[SoupName(soup.name)] = soup.id
     }
 
     /// Drops a soup.
     mutating func remove(soup id: UInt32) {
         guard let soup = soups.removeValue(forKey: id) else { return }
-        soupIDs[Array(soup.name.utf8)] = nil
+        soupIDs[SoupName(soup.name)] = nil
     }
 
     /// The stored entry `id` of soup `soup`, if it exists in the engine view.
@@ -65,5 +65,24 @@ struct StoreState: Sendable {
             throw StockpotError(.corruption, "The stored record of entry \(id) (soup id \(soup)) has an unknown layout.")
         }
         return record
+    }
+}
+
+/// A soup name as a dictionary key: equal and hashed by its UTF-8 bytes, and made from a
+/// `String` without copying it.
+struct SoupName: Hashable, Sendable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (lhs: SoupName, rhs: SoupName) -> Bool {
+        lhs.text.utf8Equals(rhs.text)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
