@@ -1,7 +1,9 @@
 // The store's snapshot state (docs/format/store-snapshot.md): the catalog and every soup's
 // serialized indexes, handed to the engine as one byte string.
 
+import Dispatch
 import StockpotIndex
+import Synchronization
 
 /// Encoding and decoding of a store state's snapshot bytes.
 enum StoreSnapshot {
@@ -28,6 +30,7 @@ enum StoreSnapshot {
     }
 
     /// The catalog and indexes of snapshot bytes, without an engine view (the caller adds it).
+    /// The framing is read first; the indexes are then restored on all cores at once.
     ///
     /// - Throws: `corruption` naming what does not decode.
     static func decode(_ bytes: [UInt8]) throws(StockpotError) -> (nextSoupID: UInt32, soups: [SoupState]) {
@@ -37,12 +40,13 @@ enum StoreSnapshot {
         let nextSoupID = try reader.uint32()
         let soupCount = try reader.uint32()
         var soups: [SoupState] = []
+        var jobs: [RestoreJob] = []
         for _ in 0..<soupCount {
             guard let record = SoupRecord(decoding: Array(try reader.block())) else {
                 throw reader.failure("a catalog record does not decode")
             }
-            var soup = SoupState(record: record)
-            try reader.restore { (raw) throws(IndexSnapshotError) in soup.entryIDs = try OrderedIndex(deserializing: raw) }
+            let soup = SoupState(record: record)
+            jobs.append(RestoreJob(soup: soups.count, index: nil, bytes: try reader.blockRange(), empty: nil))
             guard try reader.uint32() == soup.indexes.count else {
                 throw reader.failure("soup \"\(record.name)\" has the wrong number of indexes")
             }
@@ -50,12 +54,57 @@ enum StoreSnapshot {
                 guard try reader.byte() == soup.indexes[position].kind.rawValue else {
                     throw reader.failure("an index of soup \"\(record.name)\" has the wrong kind")
                 }
-                try reader.restore { (raw) throws(IndexSnapshotError) in try soup.indexes[position].restore(from: raw) }
+                jobs.append(RestoreJob(soup: soups.count, index: position, bytes: try reader.blockRange(), empty: soup.indexes[position]))
             }
             soups.append(soup)
         }
         guard reader.isAtEnd else { throw reader.failure("bytes follow the last soup") }
+        for (job, restored) in zip(jobs, restoreConcurrently(jobs, from: bytes)) {
+            switch restored {
+            case .failure(let error):
+                throw StockpotError(
+                    .corruption, "The store snapshot does not decode at byte \(job.bytes.lowerBound): an index does not decode (\(error)).")
+            case .success(.entryIDs(let index)):
+                soups[job.soup].entryIDs = index
+            case .success(.index(let index)):
+                soups[job.soup].indexes[job.index!] = index
+            }
+        }
         return (nextSoupID, soups)
+    }
+
+    /// One index to restore: which soup and slot (nil: the entry-id index), where its bytes
+    /// are, and the empty index of the right kind to restore into.
+    private struct RestoreJob: Sendable {
+        var soup: Int
+        var index: Int?
+        var bytes: Range<Int>
+        var empty: (any SoupIndex)?
+    }
+
+    private enum Restored: Sendable {
+        case entryIDs(OrderedIndex)
+        case index(any SoupIndex)
+    }
+
+    /// Restores every job's index, spread over the cores; results in job order.
+    private static func restoreConcurrently(_ jobs: [RestoreJob], from bytes: [UInt8]) -> [Result<Restored, IndexSnapshotError>] {
+        let results = Mutex([Result<Restored, IndexSnapshotError>?](repeating: nil, count: jobs.count))
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { position in
+            let job = jobs[position]
+            let result = bytes.withUnsafeBytes { raw -> Result<Restored, IndexSnapshotError> in
+                let slice = UnsafeRawBufferPointer(rebasing: raw[job.bytes])
+                do throws(IndexSnapshotError) {
+                    guard var index = job.empty else { return .success(.entryIDs(try OrderedIndex(deserializing: slice))) }
+                    try index.restore(from: slice)
+                    return .success(.index(index))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            results.withLock { $0[position] = result }
+        }
+        return results.withLock { $0.map { $0! } }
     }
 
     private static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
@@ -99,17 +148,10 @@ private struct SnapshotReader {
         return try bytes(Int(length))
     }
 
-    /// Reads a block and hands it to `body` as raw bytes.
-    mutating func restore(_ body: (UnsafeRawBufferPointer) throws(IndexSnapshotError) -> Void) throws(StockpotError) {
-        let block = Array(try block())
-        var failure: IndexSnapshotError?
-        block.withUnsafeBytes { raw in
-            do throws(IndexSnapshotError) {
-                try body(raw)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw self.failure("an index does not decode (\(failure))") }
+    /// Reads a block's length and skips the block; returns where its bytes are.
+    mutating func blockRange() throws(StockpotError) -> Range<Int> {
+        let start = offset + 8
+        _ = try block()
+        return start..<offset
     }
 }
