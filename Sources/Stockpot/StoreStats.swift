@@ -34,6 +34,8 @@ public struct StoreStats: Sendable, Hashable {
     public var segments = 0
     /// Log bytes written since the last index snapshot.
     public var logBytesSinceSnapshot = 0
+    /// Heap bytes of the engine's key directory (every entry's key and record location).
+    public var keyDirectoryBytes = 0
     /// Index memory per soup, sorted by soup name.
     public var indexMemory: [SoupMemory] = []
 
@@ -67,6 +69,7 @@ extension Store {
         stats.blobBytes = storage.blobBytes
         stats.segments = storage.segments
         stats.logBytesSinceSnapshot = storage.logBytesSinceSnapshot
+        stats.keyDirectoryBytes = storage.keyDirectoryBytes
         for name in state.soupNames {
             guard let soup = state.soup(named: name) else { continue }
             stats.entries += soup.count

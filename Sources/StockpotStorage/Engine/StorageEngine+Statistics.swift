@@ -14,6 +14,8 @@ public struct StorageStatistics: Sendable, Hashable {
     public var blobs = 0
     /// Live keys.
     public var liveKeys = 0
+    /// Heap bytes of the in-memory key directory (keys and their record locations).
+    public var keyDirectoryBytes = 0
     /// Log bytes appended since the current snapshot.
     public var logBytesSinceSnapshot = 0
 
@@ -37,6 +39,7 @@ extension StorageEngine {
                 statistics.deadBytes += usage.dead
             }
             statistics.liveKeys = state.keys.count
+            statistics.keyDirectoryBytes = state.keys.approximateMemoryBytes
             statistics.logBytesSinceSnapshot = state.bytesSinceSnapshot
             return statistics
         }
