@@ -1,5 +1,6 @@
 // The demo's lookups on the store it built: retrieve by id, `all` pages ordered by an indexed
-// path (page 0 and a deep page), positional access and counts, each timed, one line each.
+// path (page 0 and a deep page), positional access, counts, and exact, like and full-text
+// queries, each timed, one line each.
 
 import Stockpot
 
@@ -43,6 +44,24 @@ struct DemoLookups {
         }
         let counted = try timed { try store.count(.all(), in: soup) }
         report(counted.seconds, "count of all", "\(counted.value) entries")
+
+        var exact = QuerySpec(queryType: .exact)
+        exact.indexPath = "Industry"
+        exact.matchKey = "Banking"
+        let industry = try timed { try store.query(exact, in: soup) }
+        report(industry.seconds, "exact Industry = Banking", Self.describe(industry.value))
+        var like = QuerySpec(queryType: .like)
+        like.indexPath = Self.orderPath
+        like.likeKey = "atlas%"
+        let prefix = try timed { try store.query(like, in: soup) }
+        report(prefix.seconds, "like Name 'atlas%'", Self.describe(prefix.value))
+        var match = QuerySpec(queryType: .match)
+        match.matchKey = "health OR labs"
+        match.indexPath = Self.orderPath
+        let words = try timed { try store.query(match, in: soup) }
+        report(words.seconds, "match Name 'health OR labs'", Self.describe(words.value))
+        let matchCount = try timed { try store.count(match, in: soup) }
+        report(matchCount.seconds, "count of that match", "\(matchCount.value) entries")
     }
 
     /// The result of `body` and the median seconds of ``calls`` calls.

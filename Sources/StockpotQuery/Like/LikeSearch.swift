@@ -14,12 +14,12 @@ struct LikeSearch<Soup: QueryableSoup> {
 
     func select(path: String, pattern: LikePattern) throws(QueryError) -> Selection {
         guard let spec = soup.specIndex(forPath: path) else {
-            var ids: [Int64] = []
+            var entries: [IndexEntry] = []
             try soup.scan(path: path) { id, value in
-                if let text = SQLiteText.text(of: value), pattern.matches(text) { ids.append(id) }
+                if let text = SQLiteText.text(of: value), pattern.matches(text) { entries.append(IndexEntry(value: value, id: id)) }
                 return true
             }
-            return .ordered(ids, bySpec: nil)
+            return .scanned(entries, path: path)
         }
         let index = soup.orderedIndex(ofSpec: spec)
         let type = soup.indexedFields[spec].type

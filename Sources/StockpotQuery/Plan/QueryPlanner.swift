@@ -13,6 +13,8 @@ enum Selection {
     case positions(spec: Int, Range<Int>)
     /// These ids, in the order of the ordered index of a spec (`spec` nil: ascending ids).
     case ordered([Int64], bySpec: Int?)
+    /// Entries found by scanning a path with no index, with their values there, by id.
+    case scanned([IndexEntry], path: String)
 }
 
 /// Plans and runs query specs against one soup.
@@ -44,6 +46,7 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         case .all: return soup.entryIDs.count
         case .positions(_, let range): return range.count
         case .ordered(let ids, _): return ids.count
+        case .scanned(let entries, _): return entries.count
         }
     }
 
@@ -141,14 +144,14 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             let stop = through.map { index.upperBound($0) } ?? index.count
             return .positions(spec: specIndex, start..<max(start, stop))
         }
-        var ids: [Int64] = []
+        var entries: [IndexEntry] = []
         try soup.scan(path: path) { id, value in
             if !value.isNull, from.map({ value.compare($0) >= 0 }) ?? true, through.map({ value.compare($0) <= 0 }) ?? true {
-                ids.append(id)
+                entries.append(IndexEntry(value: value, id: id))
             }
             return true
         }
-        return .ordered(ids, bySpec: nil)
+        return .scanned(entries, path: path)
     }
 
     // MARK: Order
@@ -169,6 +172,12 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             if (byID && spec == nil) || (!byID && spec != nil && orderSpec == spec) {
                 return .ids(descending ? ids.reversed() : ids)
             }
+        case .scanned(let entries, let scannedPath):
+            if byID { return .ids(descending ? entries.map(\.id).reversed() : entries.map(\.id)) }
+            if orderSpec == nil, path!.utf8Equals(scannedPath) {
+                // The scan already read the order path's values: sort them, no second scan.
+                return .ids(Self.sortedIDs(entries, descending: descending))
+            }
         }
         // The selection is not in the wanted order: walk the order's index, or sort.
         let members = try memberIDs(selection)
@@ -188,6 +197,8 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             return ResultOrder.index(soup.orderedIndex(ofSpec: spec), positions: range, descending: false).allIDs
         case .ordered(let ids, _):
             return ids
+        case .scanned(let entries, _):
+            return entries.map(\.id)
         }
     }
 
@@ -212,11 +223,15 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             if wanted.contains(id) { keyed.append(IndexEntry(value: value, id: id)) }
             return true
         }
-        keyed.sort { a, b in
+        return Self.sortedIDs(keyed, descending: descending)
+    }
+
+    /// The ids of `entries` by value then id, the whole order reversed when descending.
+    static func sortedIDs(_ entries: [IndexEntry], descending: Bool) -> [Int64] {
+        let sorted = entries.sorted { a, b in
             let order = a.value.compare(b.value)
             return order != 0 ? order < 0 : a.id < b.id
-        }
-        let ids = keyed.map(\.id)
-        return descending ? ids.reversed() : ids
+        }.map(\.id)
+        return descending ? sorted.reversed() : sorted
     }
 }
