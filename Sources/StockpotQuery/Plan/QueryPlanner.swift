@@ -183,7 +183,7 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         let members = try memberIDs(selection)
         if byID { return .ids(descending ? members.sorted(by: >) : members.sorted()) }
         if let orderSpec {
-            return .ids(walk(soup.orderedIndex(ofSpec: orderSpec), keeping: Set(members), count: members.count, descending: descending))
+            return .filtered(soup.orderedIndex(ofSpec: orderSpec), members: Set(members), count: members.count, descending: descending)
         }
         return .ids(try scanOrder(members, path: path!, descending: descending))
     }
@@ -200,18 +200,6 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         case .scanned(let entries, _):
             return entries.map(\.id)
         }
-    }
-
-    /// The ids of `index` that are in `members`, in index order; stops after `count`.
-    private func walk(_ index: OrderedIndex, keeping members: Set<Int64>, count: Int, descending: Bool) -> [Int64] {
-        var ids: [Int64] = []
-        ids.reserveCapacity(count)
-        guard count > 0 else { return ids }
-        index.forEach(descending: descending) { entry in
-            if members.contains(entry.id) { ids.append(entry.id) }
-            return ids.count < count
-        }
-        return ids
     }
 
     /// `members` ordered by the json1 value of an unindexed `path`, ties by id.

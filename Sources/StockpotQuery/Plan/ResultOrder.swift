@@ -1,5 +1,6 @@
 // The ordered ids a query returns, readable by position: a run of positions of an ordered
-// index (any page in O(log n + page size)) or ids already put in order by a search or scan.
+// index (any page in O(log n + page size)), ids already put in order by a search or scan, or
+// an ordered index filtered by a set of ids (a page walks only as far as it needs).
 
 import StockpotIndex
 
@@ -9,6 +10,9 @@ package enum ResultOrder: Sendable {
     case index(OrderedIndex, positions: Range<Int>, descending: Bool)
     /// Ids already in result order.
     case ids([Int64])
+    /// The entries of an ordered index whose ids are in `members` (`count` of them), in its
+    /// order or the reverse: a page walks the index only as far as that page.
+    case filtered(OrderedIndex, members: Set<Int64>, count: Int, descending: Bool)
 
     /// Every entry of an ordered index.
     package static func all(_ index: OrderedIndex, descending: Bool) -> ResultOrder {
@@ -20,6 +24,7 @@ package enum ResultOrder: Sendable {
         switch self {
         case .index(_, let positions, _): positions.count
         case .ids(let ids): ids.count
+        case .filtered(_, _, let count, _): count
         }
     }
 
@@ -42,6 +47,20 @@ package enum ResultOrder: Sendable {
             return ids
         case .ids(let ids):
             return Array(ids[start..<start + wanted])
+        case .filtered(let index, let members, _, let descending):
+            var ids: [Int64] = []
+            ids.reserveCapacity(wanted)
+            var skipped = 0
+            index.forEach(descending: descending) { entry in
+                guard members.contains(entry.id) else { return true }
+                if skipped < start {
+                    skipped += 1
+                } else {
+                    ids.append(entry.id)
+                }
+                return ids.count < wanted
+            }
+            return ids
         }
     }
 
