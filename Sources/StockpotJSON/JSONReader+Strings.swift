@@ -34,7 +34,7 @@ extension JSONByteCursor {
     }
 
     @inline(__always)
-    private func checkStringLength(_ length: Int, quote: Int) throws(JSONError) {
+    func checkStringLength(_ length: Int, quote: Int) throws(JSONError) {
         if length > limits.maxStringBytes {
             throw JSONError(
                 .stringTooLong, at: quote,
@@ -42,7 +42,7 @@ extension JSONByteCursor {
         }
     }
 
-    private func controlCharacter(at offset: Int) -> JSONError {
+    func controlCharacter(at offset: Int) -> JSONError {
         JSONError(
             .controlCharacter, at: offset,
             "Control character 0x\(String(base[offset], radix: 16, uppercase: true)) must be escaped inside a string.")
