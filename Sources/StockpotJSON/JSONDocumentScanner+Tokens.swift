@@ -1,6 +1,6 @@
-// JSONDocumentScanner's tokens: strings and keys (plain ones checked in place, escaped ones
-// decoded by JSONReader's own code), numbers (read by JSONReader's own code), and the checks
-// that they are spelled the way JSONWriter writes them.
+// JSONDocumentScanner's tokens: strings and keys (checked step for step as JSONReader reads
+// them, escapes decoded by its own code), numbers (read by JSONReader's own code), and the
+// checks that they are spelled the way JSONWriter writes them.
 
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +15,11 @@ extension JSONDocumentScanner {
     mutating func scanString() throws(JSONError) {
         let quote = cursor.index
         if try scanPlainString(quote: quote) == nil {
-            _ = try scanEscapedString(quote: quote)
+            var scratch: [UInt8] = []
+            swap(&scratch, &self.scratch)
+            defer { swap(&scratch, &self.scratch) }
+            scratch.removeAll(keepingCapacity: true)
+            try scanEscapedString(quote: quote, into: &scratch)
         }
     }
 
@@ -32,7 +36,7 @@ extension JSONDocumentScanner {
         switch base[i] {
         case UInt8(ascii: "\""):
             try cursor.checkStringLength(i - start, quote: quote)
-            if sawNonASCII, let bad = UTF8Validation.firstInvalidOffset(from: start, to: i, base) {
+            if sawNonASCII, let bad = UTF8Validation.firstInvalidOffsetSkippingASCII(from: start, to: i, base) {
                 throw JSONError(.invalidUTF8, at: bad, "The string is not well-formed UTF-8 at this byte.")
             }
             cursor.index = i + 1
@@ -44,50 +48,63 @@ extension JSONDocumentScanner {
         }
     }
 
-    /// Reads the string at `quote`, which has an escape, with JSONReader's own string reader
-    /// (so errors are its errors), and notes whether its escapes are the writer's.
-    private mutating func scanEscapedString(quote: Int) throws(JSONError) -> String {
-        cursor.index = quote
-        let text = try cursor.readString()
-        if isCanonical, !escapesAreCanonical(from: quote + 1, to: cursor.index - 1) {
-            isCanonical = false
+    /// Checks the string at `quote`, which has an escape, step for step as JSONReader's
+    /// `readString` does (decoding escapes with its own `decodeEscape`), appending the decoded
+    /// bytes to `decoded`; notes whether each escape is one JSONWriter writes.
+    private mutating func scanEscapedString(quote: Int, into decoded: inout [UInt8]) throws(JSONError) {
+        let base = cursor.base
+        let count = cursor.count
+        let decodedStart = decoded.count
+        var i = quote + 1
+        while i < count {
+            let (runEnd, runNonASCII) = ByteScan.firstQuoteBackslashOrControl(base, from: i, to: count)
+            if runNonASCII, let bad = UTF8Validation.firstInvalidOffsetSkippingASCII(from: i, to: runEnd, base) {
+                throw JSONError(.invalidUTF8, at: bad, "The string is not well-formed UTF-8 at this byte.")
+            }
+            decoded.append(contentsOf: UnsafeBufferPointer(start: base + i, count: runEnd - i))
+            i = runEnd
+            guard i < count else { break }
+            switch base[i] {
+            case UInt8(ascii: "\""):
+                cursor.index = i + 1
+                try cursor.checkStringLength(decoded.count - decodedStart, quote: quote)
+                return
+            case UInt8(ascii: "\\"):
+                let next = try cursor.decodeEscape(at: i, into: &decoded)
+                if isCanonical, !escapeIsCanonical(at: i) { isCanonical = false }
+                i = next
+            default:
+                throw cursor.controlCharacter(at: i)
+            }
         }
-        return text
+        throw cursor.unexpectedEnd("the closing quote of the string that starts at byte \(quote)")
     }
 
-    /// Whether every escape in the valid string body `start..<end` is one JSONWriter writes:
-    /// `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, or `\u00xx` (lower-case hex) for any other
-    /// control character. `\/`, upper-case hex and escapes of other characters are not.
-    private func escapesAreCanonical(from start: Int, to end: Int) -> Bool {
+    /// Whether the valid escape whose backslash is at `i` is one JSONWriter writes: `\"`,
+    /// `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, or `\u00xx` (lower-case hex) for any other control
+    /// character. `\/`, upper-case hex and escapes of other characters are not.
+    private func escapeIsCanonical(at i: Int) -> Bool {
         let base = cursor.base
-        var i = start
-        while true {
-            i = ByteScan.firstQuoteOrBackslash(base, from: i, to: end)
-            guard i < end else { return true }
-            switch base[i + 1] {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                i += 2
-            case UInt8(ascii: "u"):
-                guard base[i + 2] == UInt8(ascii: "0"), base[i + 3] == UInt8(ascii: "0") else { return false }
-                let high = base[i + 4]
-                let low = base[i + 5]
-                guard high == UInt8(ascii: "0") || high == UInt8(ascii: "1") else { return false }
-                let lowValue: UInt8
-                switch low {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): lowValue = low - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): lowValue = low - UInt8(ascii: "a") + 10
-                default: return false
-                }
-                let value = (high - UInt8(ascii: "0")) << 4 | lowValue
-                // These five have short escapes, which the writer prefers.
-                if value == 0x08 || value == 0x09 || value == 0x0A || value == 0x0C || value == 0x0D {
-                    return false
-                }
-                i += 6
-            default:
-                return false  // `\/`
+        switch base[i + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        case UInt8(ascii: "u"):
+            guard base[i + 2] == UInt8(ascii: "0"), base[i + 3] == UInt8(ascii: "0") else { return false }
+            let high = base[i + 4]
+            let low = base[i + 5]
+            guard high == UInt8(ascii: "0") || high == UInt8(ascii: "1") else { return false }
+            let lowValue: UInt8
+            switch low {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): lowValue = low - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): lowValue = low - UInt8(ascii: "a") + 10
+            default: return false
             }
+            let value = (high - UInt8(ascii: "0")) << 4 | lowValue
+            // These five have short escapes, which the writer prefers.
+            return !(value == 0x08 || value == 0x09 || value == 0x0A || value == 0x0C || value == 0x0D)
+        default:
+            return false  // `\/`
         }
     }
 
@@ -101,13 +118,15 @@ extension JSONDocumentScanner {
             let hash = Self.fingerprint(UnsafeBufferPointer(start: cursor.base + start, count: end - start))
             return SeenKey(hash: hash, start: start, length: end - start, inArena: false)
         }
-        var text = try scanEscapedString(quote: quote)
-        let start = arena.count
-        let hash = text.withUTF8 { decoded in
-            arena.append(contentsOf: decoded)
-            return Self.fingerprint(decoded)
+        var decoded: [UInt8] = []
+        swap(&decoded, &arena)
+        defer { swap(&decoded, &arena) }
+        let start = decoded.count
+        try scanEscapedString(quote: quote, into: &decoded)
+        let hash = decoded.withUnsafeBufferPointer { all in
+            Self.fingerprint(UnsafeBufferPointer(rebasing: all[start...]))
         }
-        return SeenKey(hash: hash, start: start, length: arena.count - start, inArena: true)
+        return SeenKey(hash: hash, start: start, length: decoded.count - start, inArena: true)
     }
 
     /// Calls `body` with the decoded bytes of `key`.

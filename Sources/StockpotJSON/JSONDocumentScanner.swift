@@ -20,6 +20,8 @@ package struct JSONDocumentScanner {
     var seenKeys: [SeenKey] = []
     /// Decoded bytes of keys written with escapes (plain keys point into the input).
     var arena: [UInt8] = []
+    /// Decoded bytes of the escaped string value being checked (reused, then dropped).
+    var scratch: [UInt8] = []
 
     /// A key read so far: where its decoded bytes are, and their hash.
     struct SeenKey {

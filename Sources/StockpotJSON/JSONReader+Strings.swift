@@ -76,7 +76,7 @@ extension JSONByteCursor {
     }
 
     /// Decodes the escape whose backslash is at `offset`; returns the offset after it.
-    private func decodeEscape(at offset: Int, into decoded: inout [UInt8]) throws(JSONError) -> Int {
+    func decodeEscape(at offset: Int, into decoded: inout [UInt8]) throws(JSONError) -> Int {
         guard offset + 1 < count else { throw unexpectedEnd("an escape character") }
         let simple: UInt8
         switch base[offset + 1] {

@@ -93,14 +93,15 @@ package struct JSONSystemFieldsScan: Sendable, Hashable {
     private func spliced(_ bytes: UnsafeRawBufferPointer, entryID: Int64, lastModified: Int64) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 64)
-        var replacements: [(range: Range<Int>, value: Int64)] = []
-        if let member = document.members[0] { replacements.append((member.value, entryID)) }
-        if let member = document.members[1] { replacements.append((member.value, lastModified)) }
-        if replacements.count == 2, replacements[1].range.lowerBound < replacements[0].range.lowerBound {
-            replacements.swapAt(0, 1)
+        // The members present, in the order they are written.
+        var first = document.members[0].map { ($0.value, entryID) }
+        var second = document.members[1].map { ($0.value, lastModified) }
+        if let one = first, let other = second, other.0.lowerBound < one.0.lowerBound {
+            swap(&first, &second)
         }
+        if first == nil { swap(&first, &second) }
         var copied = 0
-        for (range, value) in replacements {
+        for case let (range, value)? in [first, second] {
             output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
             JSONWriter.appendInteger(value, to: &output)
             copied = range.upperBound
