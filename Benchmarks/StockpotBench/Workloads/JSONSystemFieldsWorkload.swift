@@ -49,7 +49,11 @@ struct JSONSystemFieldsWorkload: Workload {
         guard case .object(var object) = try JSONReader.parse(bytes) else {
             throw BenchFailure("json.systemfields: a corpus document is not an object")
         }
-        if case .integer? = object[JSONSystemFields.entryIDKey] {}
+        // The store reads both fields before it sets them.
+        if case .integer(let given)? = object[JSONSystemFields.entryIDKey], given < 0 {
+            throw BenchFailure("json.systemfields: a corpus document has a negative entry id")
+        }
+        _ = object[JSONSystemFields.lastModifiedKey]
         object[JSONSystemFields.entryIDKey] = .integer(id)
         object[JSONSystemFields.lastModifiedKey] = .integer(time)
         return JSONWriter.write(.object(object))
