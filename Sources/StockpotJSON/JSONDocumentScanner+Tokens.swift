@@ -168,15 +168,15 @@ extension JSONDocumentScanner {
 
     /// The position in the requested keys of `key`, or `nil`.
     func wantedSlot(for key: SeenKey) -> Int? {
-        for (slot, wanted) in wantedKeys.enumerated() where wanted.count == key.length {
-            let equal = withBytes(of: key) { bytes in bytes.elementsEqual(wanted) }
+        for slot in wantedHashes.indices where wantedHashes[slot] == key.hash {
+            let equal = withBytes(of: key) { bytes in bytes.elementsEqual(wantedKeys[slot]) }
             if equal { return slot }
         }
         return nil
     }
 
     /// FNV-1a over the bytes: keys are short, and equal keys must hash equally.
-    private static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3

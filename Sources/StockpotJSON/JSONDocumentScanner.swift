@@ -12,6 +12,8 @@
 package struct JSONDocumentScanner {
     var cursor: JSONByteCursor
     let wantedKeys: [[UInt8]]
+    /// The hashes of ``wantedKeys``, compared before their bytes.
+    let wantedHashes: [UInt64]
     var members: [JSONMemberSpan?]
     var isCanonical = true
     var topLevelMemberCount = 0
@@ -34,6 +36,7 @@ package struct JSONDocumentScanner {
     private init(cursor: JSONByteCursor, wantedKeys: [[UInt8]]) {
         self.cursor = cursor
         self.wantedKeys = wantedKeys
+        self.wantedHashes = wantedKeys.map { key in key.withUnsafeBufferPointer { Self.fingerprint($0) } }
         self.members = Array(repeating: nil, count: wantedKeys.count)
         seenKeys.reserveCapacity(32)
     }
@@ -165,6 +168,7 @@ package struct JSONDocumentScanner {
         let stackStart = seenKeys.count
         let arenaStart = arena.count
         var largeObjectHashes: Set<UInt64>? = nil
+        var seenFilter = SeenKeyFilter()
         while true {
             skipWhitespace()
             guard cursor.index < cursor.count else { throw cursor.unexpectedEnd("an object key") }
@@ -173,7 +177,9 @@ package struct JSONDocumentScanner {
             }
             let keyOffset = cursor.index
             let key = try scanKey()
-            if isDuplicate(key, since: stackStart, set: &largeObjectHashes) {
+            // From 32 members on, every key must reach isDuplicate, which keeps the hash set.
+            let mayRepeat = seenKeys.count - stackStart >= 32 || seenFilter.mayContain(key.hash)
+            if mayRepeat, isDuplicate(key, since: stackStart, set: &largeObjectHashes) {
                 throw JSONError(
                     .duplicateKey, at: keyOffset,
                     "The key \"\(keyText(key))\" appears twice in one object.")
@@ -186,6 +192,7 @@ package struct JSONDocumentScanner {
             cursor.index += 1
             skipWhitespace()
             seenKeys.append(key)
+            seenFilter.insert(key.hash)
             let valueStart = cursor.index
             let kind = try scanValue()
             if isTopLevel, let slot = wantedSlot(for: key) {
@@ -213,6 +220,25 @@ package struct JSONDocumentScanner {
         }
         seenKeys.removeSubrange(stackStart...)
         arena.removeSubrange(arenaStart...)
+    }
+
+    /// A 128-bit Bloom filter of the hashes of one object's keys: a key whose bit is clear is
+    /// certainly new, so most keys skip the scan for a repeat.
+    struct SeenKeyFilter {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+
+        @inline(__always)
+        func mayContain(_ hash: UInt64) -> Bool {
+            let bit: UInt64 = 1 << (hash >> 58 & 63)
+            return (hash >> 57 & 1 == 0 ? low : high) & bit != 0
+        }
+
+        @inline(__always)
+        mutating func insert(_ hash: UInt64) {
+            let bit: UInt64 = 1 << (hash >> 58 & 63)
+            if hash >> 57 & 1 == 0 { low |= bit } else { high |= bit }
+        }
     }
 
     /// Skips white space; any at all means the text is not compact, so not canonical.

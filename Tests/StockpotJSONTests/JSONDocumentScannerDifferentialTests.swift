@@ -76,6 +76,26 @@ import StockpotJSON
         #expect(checked > 1_000 && tally.rejected == checked, "rejected \(tally.rejected) of \(checked)")
     }
 
+    @Test func largeObjectsWithAndWithoutRepeatsAgree() {
+        // From 32 members on, both sides switch to a set of key hashes.
+        var tally = OracleTally()
+        for seed in caseSeeds(base: 0x5CA1_0008, count: 1_500) {
+            var rng = SplitMix64(seed: seed)
+            let members = (0..<(20 + rng.below(80))).map { position in
+                ("k\(position)" + rng.string(maxLength: 3), rng.oneIn(4) ? rng.jsonValue(depth: 6) : .integer(rng.int64()))
+            }
+            let object = JSONValue.object(JSONObject(members))
+            if rng.oneIn(3) {
+                tally.check(JSONWriter.write(object), label: "seed \(seed) no repeat")
+            } else if let input = rng.duplicatingKey(in: object) {
+                tally.check(input, label: "seed \(seed) repeat")
+                tally.count(input, limits: .default)
+            }
+        }
+        report(tally, "large objects")
+        #expect(tally.rejected > 700, "rejected \(tally.rejected)")
+    }
+
     @Test func nestingAtAndPastTheLimitAgrees() {
         var tally = OracleTally()
         for seed in caseSeeds(base: 0x5CA1_0005, count: 2_000) {
