@@ -34,7 +34,7 @@ extension JSONByteCursor {
     }
 
     @inline(__always)
-    private func checkStringLength(_ length: Int, quote: Int) throws(JSONError) {
+    func checkStringLength(_ length: Int, quote: Int) throws(JSONError) {
         if length > limits.maxStringBytes {
             throw JSONError(
                 .stringTooLong, at: quote,
@@ -42,7 +42,7 @@ extension JSONByteCursor {
         }
     }
 
-    private func controlCharacter(at offset: Int) -> JSONError {
+    func controlCharacter(at offset: Int) -> JSONError {
         JSONError(
             .controlCharacter, at: offset,
             "Control character 0x\(String(base[offset], radix: 16, uppercase: true)) must be escaped inside a string.")
@@ -76,7 +76,7 @@ extension JSONByteCursor {
     }
 
     /// Decodes the escape whose backslash is at `offset`; returns the offset after it.
-    private func decodeEscape(at offset: Int, into decoded: inout [UInt8]) throws(JSONError) -> Int {
+    func decodeEscape(at offset: Int, into decoded: inout [UInt8]) throws(JSONError) -> Int {
         guard offset + 1 < count else { throw unexpectedEnd("an escape character") }
         let simple: UInt8
         switch base[offset + 1] {

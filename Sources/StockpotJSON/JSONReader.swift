@@ -115,7 +115,7 @@ struct JSONByteCursor {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
         let start = index
         let length = literal.utf8CodeUnitCount
         let text = literal.utf8Start
@@ -132,7 +132,7 @@ struct JSONByteCursor {
         index = start + length
     }
 
-    private mutating func enterContainer() throws(JSONError) {
+    mutating func enterContainer() throws(JSONError) {
         depth += 1
         if depth > limits.maxDepth {
             throw JSONError(

@@ -45,3 +45,25 @@ enum UTF8Validation {
         return nil
     }
 }
+
+extension UTF8Validation {
+    /// The same answer as ``firstInvalidOffset(from:to:_:)``, stepping over ASCII eight bytes
+    /// at a time: for text that is mostly ASCII with a few other letters.
+    static func firstInvalidOffsetSkippingASCII(
+        from start: Int, to end: Int, _ base: UnsafePointer<UInt8>
+    ) -> Int? {
+        var offset = start
+        while offset < end {
+            if offset + 8 <= end,
+                UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                offset += 8
+                continue
+            }
+            let length = sequenceLength(at: offset, base, end)
+            if length == 0 { return offset }
+            offset += length
+        }
+        return nil
+    }
+}

@@ -8,6 +8,7 @@ enum WorkloadCatalog {
             JSONParseWorkload(),
             JSONWriteWorkload(),
             JSONExtractWorkload(),
+            JSONSystemFieldsWorkload(),
             StoragePutWorkload(),
             StorageGetWorkload(),
             StorageCompactWorkload(),

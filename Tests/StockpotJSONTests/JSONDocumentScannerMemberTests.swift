@@ -1,0 +1,47 @@
+// Pins JSONDocumentScanner's member lookup for any requested keys: keys compared by their
+// bytes after unescaping (however the input spells them), only top-level members, and value
+// spans that read back as exactly the member JSONReader reads.
+import Testing
+import StockpotJSON
+
+@Suite struct JSONDocumentScannerMemberTests {
+    @Test func requestedMembersAreFoundHoweverTheirKeysAreSpelled() throws {
+        var checked = 0
+        for seed in caseSeeds(base: 0x5CA1_0101, count: 6_000) {
+            var rng = SplitMix64(seed: seed)
+            guard case .object(let object) = rng.jsonValue() else { continue }
+            // Ask for some present keys, in random order, and one that is absent.
+            var wanted = object.keys.filter { _ in rng.oneIn(2) }.shuffled(using: &rng)
+            wanted.append(rng.string(maxLength: 8) + "\u{1F600}absent")
+            var formatter = RandomFormatter(rng: SplitMix64(seed: seed ^ 0x7777))
+            let input = formatter.text(.object(object))
+            let scan = try JSONDocumentScanner.scan(input, topLevelKeys: wanted.map { Array($0.utf8) })
+            #expect(scan.isObject && scan.topLevelMemberCount == object.count, "seed \(seed)")
+            for (slot, key) in wanted.enumerated() {
+                guard let member = object[key] else {
+                    #expect(scan.members[slot] == nil, "seed \(seed): \(key.debugDescription) is absent")
+                    continue
+                }
+                let span = try #require(scan.members[slot], "seed \(seed): \(key.debugDescription) not found in \(describe(input))")
+                #expect(identical(parsed(Array(input[span.value])), member), "seed \(seed): \(key.debugDescription)")
+                checked += 1
+            }
+        }
+        #expect(checked > 1_500, "checked \(checked)")
+    }
+
+    @Test func nestedMembersAreNotTopLevelMembers() throws {
+        let input = bytes(#"{"a":{"k":1},"b":[{"k":2}],"c":"k"}"#)
+        let scan = try JSONDocumentScanner.scan(input, topLevelKeys: [bytes("k"), bytes("c")])
+        #expect(scan.members[0] == nil)
+        let c = try #require(scan.members[1])
+        #expect(Array(input[c.value]) == bytes("\"k\""))
+        #expect(c.kind == .other)
+        #expect(scan.closingBraceOffset == input.count - 1)
+    }
+
+    @Test func aTopLevelArrayHasNoMembers() throws {
+        let scan = try JSONDocumentScanner.scan(bytes(#"[{"k":1}]"#), topLevelKeys: [bytes("k")])
+        #expect(!scan.isObject && scan.members == [nil] && scan.topLevelMemberCount == 0)
+    }
+}
