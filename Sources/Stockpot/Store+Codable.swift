@@ -29,16 +29,12 @@ extension Store {
             }
         }
         let stored = try perform { (transaction) throws(StockpotError) in
-            try transaction.upsertReturningBytes(
-                try documents.enumerated().map { position, bytes throws(StockpotError) in
-                    do {
-                        return try JSONReader.parse(bytes)
-                    } catch {
-                        throw StockpotError(.invalidEntry, "Value \(position) does not encode to JSON: \(error).")
-                    }
-                }, into: soup, externalIdPath: externalIdPath)
+            try transaction.upsert(json: documents, into: soup, externalIdPath: externalIdPath)
         }
-        return stored.map { $0.document["_soupEntryId"]?.integerValue ?? 0 }
+        return stored.map { bytes in
+            if case .integer(let id)? = (try? JSONSystemFields.inspect(bytes))?.entryID { return id }
+            return 0
+        }
     }
 
     /// The entries with these ids that exist, decoded as `type` with `decoder`, in the order

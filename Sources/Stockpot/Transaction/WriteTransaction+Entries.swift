@@ -27,39 +27,44 @@ extension WriteTransaction {
     public func upsert(
         _ entries: [JSONValue], into soupName: String, externalIdPath: String? = nil
     ) throws(StockpotError) -> [JSONValue] {
-        try upsertReturningBytes(entries, into: soupName, externalIdPath: externalIdPath).map(\.document)
+        let incoming = entries.map { entry -> IncomingDocument? in
+            if case .object(let object) = entry { return .object(object) }
+            return nil
+        }
+        return try upsertIncoming(incoming, into: soupName, externalIdPath: externalIdPath).map { $0.value ?? .null }
     }
 
     /// Like ``upsert(_:into:externalIdPath:)`` for documents given as UTF-8 JSON bytes;
-    /// returns the stored documents as compact UTF-8 JSON.
+    /// returns the stored documents as compact UTF-8 JSON. Canonical compact JSON (what
+    /// `JSONWriter` writes) is stored without building a tree.
     ///
     /// - Throws: As `upsert`, and `invalid_entry` for bytes that are not a JSON object.
     public func upsert(
         json documents: [[UInt8]], into soupName: String, externalIdPath: String? = nil
     ) throws(StockpotError) -> [[UInt8]] {
-        var values: [JSONValue] = []
-        values.reserveCapacity(documents.count)
+        var incoming: [IncomingDocument?] = []
+        incoming.reserveCapacity(documents.count)
         for (position, bytes) in documents.enumerated() {
-            do {
-                values.append(try JSONReader.parse(bytes))
-            } catch {
-                throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not valid JSON: \(error).")
-            }
+            incoming.append(try IncomingDocument.scanning(bytes, position: position))
         }
-        return try upsertReturningBytes(values, into: soupName, externalIdPath: externalIdPath).map(\.bytes)
+        return try upsertIncoming(incoming, into: soupName, externalIdPath: externalIdPath).map(\.bytes)
     }
 
-    func upsertReturningBytes(
-        _ entries: [JSONValue], into soupName: String, externalIdPath: String?
-    ) throws(StockpotError) -> [(document: JSONValue, bytes: [UInt8])] {
+    /// The upsert of validated documents (nil: not a JSON object), all or none.
+    func upsertIncoming(
+        _ entries: [IncomingDocument?], into soupName: String, externalIdPath: String?
+    ) throws(StockpotError) -> [(bytes: [UInt8], value: JSONValue?)] {
         var soup = try state.existingSoup(named: soupName)
         let externalSpec = try externalIdSpec(externalIdPath, in: soup)
         return try atomically { () throws(StockpotError) in
-            var stored: [(document: JSONValue, bytes: [UInt8])] = []
+            var stored: [(bytes: [UInt8], value: JSONValue?)] = []
             stored.reserveCapacity(entries.count)
             // New entries reach batch-friendly indexes (full-text) at the end of the batch.
             var deferred: [IndexedEntry] = []
             for (position, entry) in entries.enumerated() {
+                guard let entry, entry.isObject else {
+                    throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not a JSON object.")
+                }
                 stored.append(
                     try upsertOne(entry, position: position, into: &soup, externalSpec: externalSpec, deferred: &deferred))
             }
@@ -80,20 +85,17 @@ extension WriteTransaction {
     }
 
     private func upsertOne(
-        _ entry: JSONValue, position: Int, into soup: inout SoupState, externalSpec: Int?,
+        _ entry: IncomingDocument, position: Int, into soup: inout SoupState, externalSpec: Int?,
         deferred: inout [IndexedEntry]
-    ) throws(StockpotError) -> (document: JSONValue, bytes: [UInt8]) {
-        guard case .object(var object) = entry else {
-            throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not a JSON object.")
-        }
-        let givenID = try systemInteger(object, SystemField.entryID, position: position)
-        _ = try systemInteger(object, SystemField.lastModified, position: position)
+    ) throws(StockpotError) -> (bytes: [UInt8], value: JSONValue?) {
+        let givenID = try entry.systemInteger(SystemField.entryID, position: position)
+        _ = try entry.systemInteger(SystemField.lastModified, position: position)
 
         let id: Int64
         var previous: EntryRecord?
         if let externalSpec {
             let spec = soup.record.specs[externalSpec]
-            let value = IndexValue(document: entry, path: spec.jsonPath, type: spec.type)
+            let value = try entry.indexValue(spec)
             guard !value.isNull else {
                 throw StockpotError(
                     .externalIdMissing, "Entry \(position) of the batch has no value at the external id path \"\(spec.path)\".")
@@ -120,10 +122,8 @@ extension WriteTransaction {
             id = try allocateID(&soup)
         }
 
-        object[SystemField.entryID] = .integer(id)
-        object[SystemField.lastModified] = .integer(now)
-        let document = JSONValue.object(object)
-        let bytes = JSONWriter.write(document)
+        let stored = try entry.stamped(entryID: id, lastModified: now)
+        let bytes = stored.bytes
         guard bytes.count <= limits.documentBytes else {
             throw StockpotError(
                 .limitExceeded,
@@ -146,17 +146,7 @@ extension WriteTransaction {
             soup.insert(indexed)
         }
         recordPut(EntryKey(soup: soup.id, id: id), EntryRecord(created: previous?.created ?? now, document: bytes))
-        return (document, bytes)
-    }
-
-    /// The integer value of a system field; nil when absent or null.
-    private func systemInteger(_ object: JSONObject, _ field: String, position: Int) throws(StockpotError) -> Int64? {
-        switch object[field] {
-        case nil, .null?: return nil
-        case .integer(let value)?: return value
-        default:
-            throw StockpotError(.invalidEntry, "Entry \(position) of the batch has a \(field) that is not an integer.")
-        }
+        return stored
     }
 
     /// The next entry id of `soup`, moving its high-water mark.

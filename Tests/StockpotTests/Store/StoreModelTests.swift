@@ -74,6 +74,8 @@ struct ModelRun {
     enum Operation {
         case register(String, [IndexSpec])
         case upsert(String, [JSONValue], String?)
+        /// An upsert through the bytes API: canonical bytes, or (`padded`) with white space.
+        case upsertBytes(String, [JSONValue], String?, padded: Bool)
         case delete(String, [Int64])
         case clear(String)
         case remove(String)
@@ -90,7 +92,10 @@ struct ModelRun {
         var entries: [JSONValue] = []
         for _ in 0..<(1 + random.below(4)) { entries.append(randomEntry(in: name)) }
         let path = externalID ? (model.soups[name]?.specs.randomElement(using: &random)?.path ?? "k") : nil
-        return singleOp(.upsert(name, entries, path))
+        switch random.below(3) {
+        case 0: return singleOp(.upsertBytes(name, entries, path, padded: random.below(2) == 0))
+        default: return singleOp(.upsert(name, entries, path))
+        }
     }
 
     mutating func delete() -> Outcome {
@@ -105,10 +110,20 @@ struct ModelRun {
         return (actual, expected)
     }
 
+    /// A document as UTF-8 JSON: `JSONWriter`'s canonical bytes, or with white space added
+    /// after each comma (the generator's strings hold no commas).
+    static func bytes(_ value: JSONValue, padded: Bool) -> [UInt8] {
+        let compact = JSONWriter.write(value)
+        guard padded else { return compact }
+        return [0x20] + compact.flatMap { $0 == UInt8(ascii: ",") ? [$0, 0x0A] : [$0] } + [0x20]
+    }
+
     static func apply(_ operation: Operation, to store: Store) throws {
         switch operation {
         case .register(let name, let specs): try store.registerSoup(name, indexSpecs: specs)
         case .upsert(let name, let entries, let path): try store.upsert(entries, into: name, externalIdPath: path)
+        case .upsertBytes(let name, let entries, let path, let padded):
+            try store.upsert(json: entries.map { bytes($0, padded: padded) }, into: name, externalIdPath: path)
         case .delete(let name, let ids): try store.delete(ids, from: name)
         case .clear(let name): try store.clearSoup(name)
         case .remove(let name): try store.removeSoup(name)
@@ -120,6 +135,8 @@ struct ModelRun {
         switch operation {
         case .register(let name, let specs): try transaction.registerSoup(name, indexSpecs: specs)
         case .upsert(let name, let entries, let path): _ = try transaction.upsert(entries, into: name, externalIdPath: path)
+        case .upsertBytes(let name, let entries, let path, let padded):
+            _ = try transaction.upsert(json: entries.map { bytes($0, padded: padded) }, into: name, externalIdPath: path)
         case .delete(let name, let ids): try transaction.delete(ids, from: name)
         case .clear(let name): try transaction.clearSoup(name)
         case .remove(let name): try transaction.removeSoup(name)
@@ -130,7 +147,8 @@ struct ModelRun {
     static func apply(_ operation: Operation, to model: inout StoreModel) -> StockpotError.Code? {
         switch operation {
         case .register(let name, let specs): return model.register(name, specs)
-        case .upsert(let name, let entries, let path): return model.upsert(entries, into: name, externalIdPath: path)
+        case .upsert(let name, let entries, let path), .upsertBytes(let name, let entries, let path, _):
+            return model.upsert(entries, into: name, externalIdPath: path)
         case .delete(let name, let ids): return model.delete(ids, from: name)
         case .clear(let name): return model.clear(name)
         case .remove(let name):

@@ -1,0 +1,96 @@
+// A document handed to upsert, as a value tree or as UTF-8 JSON bytes: what the upsert rules
+// need from it (its system fields, a path's value) and the stored bytes with the system
+// fields set. The bytes path never builds a tree when the input is canonical JSON.
+
+import StockpotJSON
+
+/// One incoming document, validated.
+enum IncomingDocument {
+    /// From the `JSONValue` API.
+    case object(JSONObject)
+    /// From the bytes API, scanned (valid JSON, not yet known to be an object).
+    case bytes([UInt8], JSONSystemFieldsScan)
+
+    /// Validates bytes.
+    ///
+    /// - Throws: `invalid_entry` when they are not valid JSON.
+    static func scanning(_ bytes: [UInt8], position: Int) throws(StockpotError) -> IncomingDocument {
+        do {
+            return .bytes(bytes, try JSONSystemFields.inspect(bytes))
+        } catch {
+            throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not valid JSON: \(error).")
+        }
+    }
+
+    /// Whether the document is a JSON object.
+    var isObject: Bool {
+        switch self {
+        case .object: true
+        case .bytes(_, let scan): scan.isObject
+        }
+    }
+
+    /// The integer value of the system field `field` (`_soupEntryId` or
+    /// `_soupLastModifiedDate`); nil when absent or null.
+    ///
+    /// - Throws: `invalid_entry` when it holds anything but an integer or null.
+    func systemInteger(_ field: String, position: Int) throws(StockpotError) -> Int64? {
+        let found: JSONMemberKind?
+        switch self {
+        case .object(let object):
+            switch object[field] {
+            case nil: found = nil
+            case .null?: found = .null
+            case .integer(let value)?: found = .integer(value)
+            default: found = .other
+            }
+        case .bytes(_, let scan):
+            found = field == SystemField.entryID ? scan.entryID : scan.lastModified
+        }
+        switch found {
+        case nil, .null?: return nil
+        case .integer(let value)?: return value
+        case .other?: throw StockpotError(.invalidEntry, "Entry \(position) of the batch has a \(field) that is not an integer.")
+        }
+    }
+
+    /// The value an index of `spec` holds for the document.
+    func indexValue(_ spec: IndexSpec) throws(StockpotError) -> IndexValue {
+        switch self {
+        case .object(let object):
+            return IndexValue(document: .object(object), path: spec.jsonPath, type: spec.type)
+        case .bytes(let bytes, _):
+            let extractor = JSONFieldExtractor(fields: [IndexField(path: spec.jsonPath, type: spec.type)])
+            var failure: JSONError?
+            var values: [IndexValue] = []
+            bytes.withUnsafeBytes { raw in
+                do throws(JSONError) {
+                    try extractor.extractIndexValues(from: raw, into: &values)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw StockpotError(.internal, "A validated document does not extract: \(failure).") }
+            return values[0]
+        }
+    }
+
+    /// The stored bytes: compact JSON with `_soupEntryId` and `_soupLastModifiedDate` set
+    /// (replaced where present, appended where not), and the document as a value when it was
+    /// given as one.
+    func stamped(entryID: Int64, lastModified: Int64) throws(StockpotError) -> (bytes: [UInt8], value: JSONValue?) {
+        switch self {
+        case .object(var object):
+            object[SystemField.entryID] = .integer(entryID)
+            object[SystemField.lastModified] = .integer(lastModified)
+            let value = JSONValue.object(object)
+            return (JSONWriter.write(value), value)
+        case .bytes(let bytes, let scan):
+            do {
+                return (try scan.stamped(bytes, entryID: entryID, lastModified: lastModified), nil)
+            } catch {
+                throw StockpotError(.internal, "A validated document cannot be stamped: \(error).")
+            }
+        }
+    }
+}
