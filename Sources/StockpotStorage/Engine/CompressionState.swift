@@ -25,21 +25,6 @@ struct CompressionState: Sendable {
         return UInt32(key[0]) << 24 | UInt32(key[1]) << 16 | UInt32(key[2]) << 8 | UInt32(key[3])
     }
 
-    /// Compresses `value` with its space's dictionary; `nil` when it is not worth it.
-    func compress(_ value: [UInt8], space: UInt32, options: StorageOptions) -> (stored: [UInt8], dictionaryID: UInt16)? {
-        guard value.count >= options.minimumCompressedBytes else { return nil }
-        let state = spaces[space]
-        var output: [UInt8] = []
-        let appended = value.withUnsafeBytes { input in
-            if let dictionary = state?.dictionary {
-                return LZ4Codec.compress(input, dictionary: dictionary, appendingTo: &output)
-            }
-            return LZ4Codec.compress(input, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), appendingTo: &output)
-        }
-        guard appended != nil else { return nil }
-        return (output, state?.dictionary == nil ? 0 : state!.dictionaryID)
-    }
-
     /// Notes a value written to `space`; returns the dictionary content to make when the space
     /// has written enough without one.
     mutating func observe(_ value: [UInt8], space: UInt32, options: StorageOptions) -> [UInt8]? {

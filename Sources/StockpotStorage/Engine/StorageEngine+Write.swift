@@ -118,8 +118,11 @@ extension StorageEngine {
 
     /// The batch's records, sequence numbers assigned and the last one marked as the batch end.
     /// Deletes of keys without a value are dropped; large values go to blob files first.
+    /// Values are compressed after one sequential pass (which trains and installs
+    /// dictionaries in batch order), on every core when the batch is large.
     private func makeRecords(_ batch: WriteBatch, state: inout WriterState) throws(StorageError) -> [PendingRecord] {
         var records: [PendingRecord] = []
+        var jobs: [CompressionJob] = []
         var sequence = state.nextSequence
         // Only a delete needs to know whether its key has a value at that point of the batch;
         // a batch of puts (the ingestion case) hashes no keys.
@@ -128,7 +131,8 @@ extension StorageEngine {
         for operation in batch.operations {
             switch operation {
             case .put(let key, let value):
-                let (header, stored) = try encodeValue(value, key: key, sequence: sequence, state: &state)
+                let (header, stored, job) = try prepareValue(value, key: key, sequence: sequence, state: &state)
+                if let job { jobs.append(CompressionJob(record: records.count, value: value, dictionary: job.dictionary, dictionaryID: job.dictionaryID)) }
                 records.append(PendingRecord(key: key, header: header, stored: stored))
                 if hasDeletes { hasValueInBatch[key] = true }
             case .delete(let key):
@@ -142,36 +146,43 @@ extension StorageEngine {
             }
             sequence += 1
         }
+        for (job, compressed) in zip(jobs, CompressionJob.run(jobs)) {
+            guard let compressed else { continue }  // not worth it: stored as it is
+            records[job.record].stored = compressed
+            records[job.record].header.flags.insert(.compressed)
+            records[job.record].header.dictionaryID = job.dictionaryID
+            records[job.record].header.storedLength = compressed.count
+        }
         if !records.isEmpty {
             records[records.count - 1].header.flags.insert(.batchEnd)
         }
         return records
     }
 
-    /// The header and stored bytes of a put: a blob reference, a compressed value or the value.
-    private func encodeValue(
+    /// The header and stored bytes of a put (a blob reference, or the value as it is), and
+    /// what to compress it with when it may be worth compressing.
+    private func prepareValue(
         _ value: [UInt8], key: [UInt8], sequence: UInt64, state: inout WriterState
-    ) throws(StorageError) -> (RecordHeader, [UInt8]) {
+    ) throws(StorageError) -> (RecordHeader, [UInt8], (dictionary: LZ4Dictionary?, dictionaryID: UInt16)?) {
         if value.count > options.blobThreshold {
             let number = state.allocateFileNumber()
             let reference = try BlobStore(directory: directory, fileSystem: fileSystem).write(value, number: number)
             let stored = reference.encoded()
             return (RecordHeader(
                 tag: .putBlob, flags: [], dictionaryID: 0, sequence: sequence, keyLength: key.count,
-                storedLength: stored.count, originalLength: stored.count), stored)
+                storedLength: stored.count, originalLength: stored.count), stored, nil)
         }
         let space = CompressionState.space(of: key)
         if let content = state.compression.observe(value, space: space, options: options) {
             try installDictionary(content, space: space, state: &state)
         }
-        if let (stored, dictionaryID) = state.compression.compress(value, space: space, options: options) {
-            return (RecordHeader(
-                tag: .put, flags: .compressed, dictionaryID: dictionaryID, sequence: sequence,
-                keyLength: key.count, storedLength: stored.count, originalLength: value.count), stored)
-        }
-        return (RecordHeader(
+        let header = RecordHeader(
             tag: .put, flags: [], dictionaryID: 0, sequence: sequence, keyLength: key.count,
-            storedLength: value.count, originalLength: value.count), value)
+            storedLength: value.count, originalLength: value.count)
+        guard value.count >= options.minimumCompressedBytes else { return (header, value, nil) }
+        let compression = state.compression.spaces[space]
+        let dictionary = compression?.dictionary
+        return (header, value, (dictionary, dictionary == nil ? 0 : compression!.dictionaryID))
     }
 
     /// Points the working key directory at an appended record, counting what it supersedes as

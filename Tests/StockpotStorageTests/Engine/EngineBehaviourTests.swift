@@ -76,6 +76,32 @@ import Testing
         #expect(try segmentCount() == before)
     }
 
+    @Test func largeBatchesAreCompressedInParallelAndReadBack() throws {
+        let fileSystem = MemoryFileSystem()
+        let engine = try openTestEngine(fileSystem)
+        var model: [[UInt8]: [UInt8]] = [:]
+        // Large enough batches to be compressed on several threads, with a dictionary trained
+        // (8 KiB in the test options) in the middle of the first one, and some short values.
+        for round in 0..<3 {
+            var batch = WriteBatch()
+            for number in 0..<300 {
+                let text = number % 10 == 0 ? "short \(number)" : String(repeating: "value \(number % 7) of round \(round); ", count: 8)
+                batch.put(testKey(round * 1_000 + number), Array(text.utf8))
+            }
+            try engine.write(batch)
+            apply(batch, to: &model)
+        }
+        #expect(difference(try contents(of: engine), model) == nil)
+        try engine.close()
+        let reopened = try openTestEngine(fileSystem)
+        #expect(difference(try contents(of: reopened), model) == nil)
+        let raw = model.values.reduce(0) { $0 + $1.count }
+        let onDisk = try fileSystem.listDirectory("/store").filter { FileNames.parse($0)?.kind == .segment }
+            .reduce(0) { $0 + (fileSystem.fileContents("/store/" + $1)?.count ?? 0) }
+        #expect(onDisk < raw / 2, "segments hold \(onDisk) bytes for \(raw) bytes of values")
+        try reopened.close()
+    }
+
     @Test func intervalDurabilitySyncsWithoutBeingAsked() throws {
         let fileSystem = MemoryFileSystem()
         var options = StorageOptions()

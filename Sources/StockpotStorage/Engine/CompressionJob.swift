@@ -1,0 +1,55 @@
+// The compression of a batch's values, spread over the cores when the batch is large: each
+// value is compressed on its own against its key space's dictionary (docs/format/segment.md),
+// so the values of a batch can be compressed in any order, in parallel.
+
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One value of a batch to compress.
+struct CompressionJob: Sendable {
+    /// The record's position in the batch.
+    var record: Int
+    var value: [UInt8]
+    /// The dictionary of the value's key space when the record was made, if any.
+    var dictionary: LZ4Dictionary?
+    var dictionaryID: UInt16
+
+    /// Batches with fewer values than this are compressed on the calling thread: a single
+    /// put's commit latency should not pay for a dispatch.
+    static let parallelThreshold = 64
+
+    /// The compressed bytes of each job, in order; nil where compressing does not pay.
+    static func run(_ jobs: [CompressionJob]) -> [[UInt8]?] {
+        guard jobs.count >= parallelThreshold else { return jobs.map { $0.compressed() } }
+        let chunks = min(Cores.count, jobs.count / (parallelThreshold / 2))
+        let results = Mutex([[UInt8]?](repeating: nil, count: jobs.count))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (jobs.count * chunk / chunks)..<(jobs.count * (chunk + 1) / chunks)
+            let compressed = jobs[range].map { $0.compressed() }
+            results.withLock { all in
+                for (offset, bytes) in compressed.enumerated() { all[range.lowerBound + offset] = bytes }
+            }
+        }
+        return results.withLock { $0 }
+    }
+
+    /// The value compressed with LZ4 (against the dictionary), or nil when that saves too little.
+    func compressed() -> [UInt8]? {
+        var output: [UInt8] = []
+        let appended = value.withUnsafeBytes { input in
+            if let dictionary {
+                return LZ4Codec.compress(input, dictionary: dictionary, appendingTo: &output)
+            }
+            return LZ4Codec.compress(input, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), appendingTo: &output)
+        }
+        return appended == nil ? nil : output
+    }
+}
+
+/// The number of cores, read once.
+enum Cores {
+    static let count: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
