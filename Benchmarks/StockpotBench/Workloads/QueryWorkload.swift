@@ -18,7 +18,8 @@ struct QueryWorkload: Workload {
     let name: String
     let summary: String
     let targetRatio: Double
-    /// Queries timed per side.
+    /// Queries timed per side at up to 100,000 documents; larger corpora make fewer (see
+    /// ``callCount(documents:)``).
     let calls: Int
     /// Mixed into the run's seed, so each workload draws its own keys.
     let salt: UInt64
@@ -26,14 +27,14 @@ struct QueryWorkload: Workload {
     let make: @Sendable (inout QueryKeys, _ calls: Int, _ documents: Int) throws -> [QueryCall]
 
     /// Queries cross-checked between the sides before timing.
-    static let checkedCalls = 50
+    static let checkedCalls = 25
     /// Queries run on both sides, untimed, before the timed pass.
     static let warmUpCalls = 20
 
     func run(in context: BenchContext) throws -> BenchResult {
         let fixture = try context.queryFixture()
         var keys = QueryKeys(documents: context.storeDocuments, seed: context.storageSeed(salt))
-        let queries = try make(&keys, calls, fixture.documentCount)
+        let queries = try make(&keys, callCount(documents: fixture.documentCount), fixture.documentCount)
         let sides = try QuerySides(fixture: fixture, calls: queries)
         try sides.crossCheck(name, calls: Array(0..<queries.count).filter { $0 % max(1, queries.count / Self.checkedCalls) == 0 })
 
@@ -64,6 +65,12 @@ struct QueryWorkload: Workload {
                 + String(format: "; %d queries, %d docs; p90 %.1f vs %.1f us", queries.count, fixture.documentCount,
                     Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
                 + String(format: "; mean %.1f rows or count", Double(results) / Double(2 * (queries.count + min(Self.warmUpCalls, queries.count)))))
+    }
+
+    /// ``calls`` scaled by 100,000 / `documents` above 100,000 documents (at least 50), so a
+    /// run at 1,000,000 entries does not take ten times as long per workload.
+    func callCount(documents: Int) -> Int {
+        documents <= 100_000 ? calls : max(min(calls, 50), calls * 100_000 / documents)
     }
 
     private static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
