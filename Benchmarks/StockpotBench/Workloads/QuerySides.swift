@@ -2,6 +2,7 @@
 // SmartStore's statement for the same spec (compiled up front, as a statement cache would
 // hold it), reading what SmartStore reads: parsed documents, selected values, or a count.
 
+import Foundation  // JSONSerialization, for --baseline-json foundation
 import Stockpot
 
 /// The calls of one workload, ready to run on either side.
@@ -20,9 +21,13 @@ struct QuerySides {
     private let statements: [SQLiteStatement]
     private let binds: [[SQLiteValue]]
     private let rows: [Rows]
+    /// Parse SQLite's documents with JSONSerialization (as iOS SmartStore does) instead of
+    /// StockpotJSON.
+    private let foundation: Bool
 
-    init(fixture: QueryFixture, calls: [QueryCall]) throws {
+    init(fixture: QueryFixture, calls: [QueryCall], parser: BaselineJSON) throws {
         self.fixture = fixture
+        foundation = parser == .foundation
         self.calls = calls
         var compiled: [String: SQLiteStatement] = [:]
         var statements: [SQLiteStatement] = [], binds: [[SQLiteValue]] = [], rows: [Rows] = []
@@ -52,7 +57,11 @@ struct QuerySides {
             switch rows[index] {
             case .count: result = Int(statement.column(0).integerValue ?? 0)
             case .documents:
-                _ = try statement.withColumnBytes(0) { try JSONReader.parse($0) }
+                if foundation {
+                    _ = try JSONSerialization.jsonObject(with: statement.withColumnBytes(0) { Data($0) })
+                } else {
+                    _ = try statement.withColumnBytes(0) { try JSONReader.parse($0) }
+                }
                 result += 1
             case .values:
                 for column in 0..<statement.columnCount { _ = statement.column(column) }

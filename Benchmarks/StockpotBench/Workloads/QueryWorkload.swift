@@ -35,7 +35,7 @@ struct QueryWorkload: Workload {
         let fixture = try context.queryFixture()
         var keys = QueryKeys(documents: context.storeDocuments, seed: context.storageSeed(salt))
         let queries = try make(&keys, callCount(documents: fixture.documentCount), fixture.documentCount)
-        let sides = try QuerySides(fixture: fixture, calls: queries)
+        let sides = try QuerySides(fixture: fixture, calls: queries, parser: context.options.baselineJSON)
         try sides.crossCheck(name, calls: Array(0..<queries.count).filter { $0 % max(1, queries.count / Self.checkedCalls) == 0 })
 
         var results: UInt64 = 0
@@ -60,7 +60,7 @@ struct QueryWorkload: Workload {
         let ratio = theirs / ours
         return BenchResult(
             workload: name, unit: .microsecondsPerOperation, stockpot: ours, baseline: theirs,
-            baselineName: "SmartStore SQLite",
+            baselineName: "SmartStore SQLite, " + (context.options.baselineJSON == .foundation ? "Foundation" : "StockpotJSON"),
             note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
                 + String(format: "; %d queries, %d docs; p90 %.1f vs %.1f us", queries.count, fixture.documentCount,
                     Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
