@@ -13,7 +13,7 @@ struct QueryCall {
     var counts = false
 }
 
-/// A named query workload; the specs come from `make` (see QueryWorkloads.swift).
+/// A named query workload; the specs come from `make` (see QueryWorkload+Catalog.swift).
 struct QueryWorkload: Workload {
     let name: String
     let summary: String
