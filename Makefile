@@ -5,7 +5,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash query-soak bench clean
+.PHONY: all deps build demo test crash query-soak bench bench-queries bench-queries-1m clean
 
 all: build
 
@@ -44,6 +44,19 @@ query-soak: deps
 
 bench: deps
 	$(SWIFT) run -c release stockpot-bench $(BENCH_ARGS)
+
+# The query workloads of issue 5 (docs/benchmarks.md, "Queries (issue 5)"): both sides load
+# QUERY_DOCS generated Accounts (untimed), then time each query type. bench-queries-1m runs
+# them at 1,000,000 entries (loading alone takes several minutes).
+QUERY_WORKLOADS = query.exact query.range query.like-prefix query.like-substring \
+	query.match-ids query.match-count query.deep-page
+QUERY_DOCS ?= 100000
+bench-queries: deps
+	$(SWIFT) build -c release --product stockpot-bench
+	.build/release/stockpot-bench $(QUERY_WORKLOADS) --docs $(QUERY_DOCS) $(BENCH_ARGS)
+
+bench-queries-1m:
+	$(MAKE) bench-queries QUERY_DOCS=1000000
 
 clean:
 	$(SWIFT) package clean

@@ -91,4 +91,5 @@ for workload in workloads {
         failed = true
     }
 }
+context.finish()
 exit(failed ? 1 : 0)

@@ -9,6 +9,9 @@ final class BenchContext {
     private var cachedCorpus: Corpus?
     /// Inputs derived from the corpus that several workloads share, by key.
     private var derived: [String: Any] = [:]
+    /// Work to do before the process exits (closing stores, removing scratch directories
+    /// that cached inputs keep), in the reverse order of registration.
+    private var cleanups: [() -> Void] = []
 
     init(options: BenchOptions) {
         self.options = options
@@ -37,6 +40,16 @@ final class BenchContext {
         let value = try make()
         derived[key] = value
         return value
+    }
+
+    /// Registers `body` to run at ``finish()``, for cached inputs that hold files open.
+    func atFinish(_ body: @escaping () -> Void) {
+        cleanups.append(body)
+    }
+
+    /// Runs the registered cleanups, last registered first; main calls it before exiting.
+    func finish() {
+        while let body = cleanups.popLast() { body() }
     }
 
     /// Corpus megabytes (10^6 bytes), for MB/s figures.

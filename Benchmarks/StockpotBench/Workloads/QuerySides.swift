@@ -1,0 +1,127 @@
+// Both sides of a query workload, call by call: Stockpot's `query`/`count`, and SQLite running
+// SmartStore's statement for the same spec (compiled up front, as a statement cache would
+// hold it), reading what SmartStore reads: parsed documents, selected values, or a count.
+
+import Foundation  // JSONSerialization, for --baseline-json foundation
+import Stockpot
+
+/// The calls of one workload, ready to run on either side.
+struct QuerySides {
+    private enum Rows {
+        /// `SELECT soup`: each row's document is parsed.
+        case documents
+        /// Selected columns: each row's values are read.
+        case values
+        /// `SELECT count(*)`.
+        case count
+    }
+
+    private let fixture: QueryFixture
+    private let calls: [QueryCall]
+    private let statements: [SQLiteStatement]
+    private let binds: [[SQLiteValue]]
+    private let rows: [Rows]
+    /// Parse SQLite's documents with JSONSerialization (as iOS SmartStore does) instead of
+    /// StockpotJSON.
+    private let foundation: Bool
+
+    init(fixture: QueryFixture, calls: [QueryCall], parser: BaselineJSON) throws {
+        self.fixture = fixture
+        foundation = parser == .foundation
+        self.calls = calls
+        var compiled: [String: SQLiteStatement] = [:]
+        var statements: [SQLiteStatement] = [], binds: [[SQLiteValue]] = [], rows: [Rows] = []
+        for call in calls {
+            let statement = call.counts ? try fixture.sql.count(call.spec) : try fixture.sql.page(call.spec, page: call.page)
+            if compiled[statement.sql] == nil { compiled[statement.sql] = try fixture.baseline.database.prepare(statement.sql) }
+            statements.append(compiled[statement.sql]!)
+            binds.append(statement.binds)
+            rows.append(call.counts ? .count : call.spec.selectPaths == nil ? .documents : .values)
+        }
+        self.statements = statements
+        self.binds = binds
+        self.rows = rows
+    }
+
+    /// Runs call `index` on Stockpot; the number of rows, or the count.
+    func stockpot(_ index: Int) throws -> Int {
+        let call = calls[index]
+        if call.counts { return try fixture.store.count(call.spec, in: StoreSoups.name) }
+        return try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page).rows.count
+    }
+
+    /// Runs call `index` on SQLite; the number of rows, or the count.
+    func sqlite(_ index: Int) throws -> Int {
+        var result = 0
+        try sqliteRows(index) { statement in
+            switch rows[index] {
+            case .count: result = Int(statement.column(0).integerValue ?? 0)
+            case .documents:
+                if foundation {
+                    _ = try JSONSerialization.jsonObject(with: statement.withColumnBytes(0) { Data($0) })
+                } else {
+                    _ = try statement.withColumnBytes(0) { try JSONReader.parse($0) }
+                }
+                result += 1
+            case .values:
+                for column in 0..<statement.columnCount { _ = statement.column(column) }
+                result += 1
+            }
+        }
+        return result
+    }
+
+    private func sqliteRows(_ index: Int, _ body: (SQLiteStatement) throws -> Void) throws {
+        let statement = statements[index]
+        statement.reset()
+        try statement.bind(binds[index])
+        while try statement.step() { try body(statement) }
+        statement.reset()
+    }
+
+    /// Throws unless both sides return the same entry ids in the same order (or the same
+    /// count) for `indexes`, and Stockpot's total for a page equals SQLite's count.
+    func crossCheck(_ workload: String, calls indexes: [Int]) throws {
+        for index in indexes {
+            let call = calls[index]
+            let (ours, oursTotal) = try stockpotIDs(call)
+            var theirs: [Int64] = []
+            try sqliteRows(index) { statement in
+                switch rows[index] {
+                case .count, .values: theirs.append(statement.column(0).integerValue ?? -1)
+                case .documents:
+                    let document = try statement.withColumnBytes(0) { try JSONReader.parse($0) }
+                    theirs.append(document["_soupEntryId"]?.integerValue ?? -1)
+                }
+            }
+            guard ours == theirs else {
+                throw BenchFailure(
+                    "\(workload): Stockpot and SQLite differ for \(Self.describe(call)): \(ours.prefix(12)) vs \(theirs.prefix(12))"
+                        + " (\(ours.count) vs \(theirs.count) rows)")
+            }
+            if let oursTotal {
+                let count = try fixture.baseline.database.scalar(
+                    try fixture.sql.count(call.spec).sql, binds: try fixture.sql.count(call.spec).binds)
+                guard count.integerValue == Int64(oursTotal) else {
+                    throw BenchFailure("\(workload): Stockpot counts \(oursTotal), SQLite \(count) for \(Self.describe(call))")
+                }
+            }
+        }
+    }
+
+    /// Stockpot's ids for a page (and its total), or its count as the one "id".
+    private func stockpotIDs(_ call: QueryCall) throws -> ([Int64], Int?) {
+        if call.counts { return ([Int64(try fixture.store.count(call.spec, in: StoreSoups.name))], nil) }
+        let page = try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page)
+        let ids = page.rows.map { row in
+            (call.spec.selectPaths == nil ? row["_soupEntryId"] : row.arrayValue?.first)?.integerValue ?? -1
+        }
+        return (ids, page.totalEntries)
+    }
+
+    private static func describe(_ call: QueryCall) -> String {
+        let spec = call.spec
+        let key = spec.likeKey ?? spec.matchKey.map { "\($0)" } ?? "\(spec.beginKey.map { "\($0)" } ?? "-")..\(spec.endKey.map { "\($0)" } ?? "-")"
+        return "\(spec.queryType.rawValue) \(spec.indexPath ?? "-") \(key) page \(call.page)\(call.counts ? " (count)" : "")"
+    }
+}
