@@ -38,6 +38,10 @@ struct QueryRunner {
         let (soup, order) = try results(of: spec, in: soupName)
         let (start, overflow) = index.multipliedReportingOverflow(by: spec.pageSize)
         let ids = overflow ? [] : order.ids(from: start, length: spec.pageSize)
+        if let paths = spec.selectPaths, paths.allSatisfy({ $0.utf8Equals(SystemField.entryID) }) {
+            // Entry ids alone: answered from the results, no document read.
+            return QueryPage(totalEntries: order.count, rows: ids.map { id in .array(paths.map { _ in .integer(id) }) })
+        }
         var rows: [JSONValue] = []
         rows.reserveCapacity(ids.count)
         for id in ids {

@@ -24,6 +24,12 @@ struct LikeSearch<Soup: QueryableSoup> {
         let index = soup.orderedIndex(ofSpec: spec)
         let type = soup.indexedFields[spec].type
         if let prefix = pattern.prefixOnly, type == .string || type == .fullText {
+            let (narrowed, exact) = Self.narrowedPrefix(prefix)
+            if exact {
+                // Every text in a variant's range matches: the runs are the answer, and a page
+                // costs O(log n + page size) however many entries match.
+                return .runs(spec: spec, Self.caseVariants(of: narrowed).map { Self.positions(of: $0, in: index) })
+            }
             return .ordered(prefixMatches(index, prefix: prefix, pattern: pattern), bySpec: spec)
         }
         // Scan the keys: null never matches; numbers match through their SQLite text.
@@ -48,6 +54,34 @@ struct LikeSearch<Soup: QueryableSoup> {
             }
         }
         return ids
+    }
+
+    /// The positions of the text values that start with the bytes `prefix`: from the first
+    /// value at or after it to the first value at or after its successor (the same bytes with
+    /// the last scalar one higher), or to the end when there is none.
+    static func positions(of prefix: [UInt8], in index: OrderedIndex) -> Range<Int> {
+        guard let text = String(validating: prefix, as: UTF8.self) else { return 0..<0 }
+        let start = text.isEmpty ? index.upperBound(.double(.infinity)) : index.lowerBound(.text(text))
+        let end = successor(of: text).map { index.lowerBound(.text($0)) } ?? index.count
+        return start..<max(start, end)
+    }
+
+    /// The smallest string greater than every string that starts with `text` (by bytes): its
+    /// last scalar one higher (past the surrogate gap), dropping maximal scalars; nil when
+    /// there is none.
+    static func successor(of text: String) -> String? {
+        var scalars = Array(text.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                var result = String.UnicodeScalarView()
+                result.append(contentsOf: scalars)
+                return String(result)
+            }
+        }
+        return nil
     }
 
     /// The part of `prefix` up to (not including) its `maximumVariantLetters + 1`-th ASCII

@@ -11,6 +11,8 @@ enum Selection {
     case all
     /// The entries at a run of positions of the ordered index of a spec (in its order).
     case positions(spec: Int, Range<Int>)
+    /// The entries at ascending, disjoint runs of positions of the ordered index of a spec.
+    case runs(spec: Int, [Range<Int>])
     /// These ids, in the order of the ordered index of a spec (`spec` nil: ascending ids).
     case ordered([Int64], bySpec: Int?)
     /// Entries found by scanning a path with no index, with their values there, by id.
@@ -45,6 +47,7 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         switch try select(spec) {
         case .all: return soup.entryIDs.count
         case .positions(_, let range): return range.count
+        case .runs(_, let runs): return runs.reduce(0) { $0 + $1.count }
         case .ordered(let ids, _): return ids.count
         case .scanned(let entries, _): return entries.count
         }
@@ -102,7 +105,9 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             else {
                 throw .invalid("The path \"\(path)\" has no full_text index in soup \"\(soup.name)\"; match needs one.")
             }
-            column = fullTextColumn
+            // Restricting to the only column there is restricts nothing, and keeps counts on
+            // the posting-list fast path.
+            column = (try fullTextIndex()).columnCount == 1 ? nil : fullTextColumn
         }
         do {
             return try MatchExpression(parsing: text, restrictTo: column) { reference in
@@ -168,6 +173,10 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             if !byID, orderSpec == spec {
                 return .index(soup.orderedIndex(ofSpec: spec), positions: range, descending: descending)
             }
+        case .runs(let spec, let runs):
+            if !byID, orderSpec == spec {
+                return .runs(soup.orderedIndex(ofSpec: spec), runs, descending: descending)
+            }
         case .ordered(let ids, let spec):
             if (byID && spec == nil) || (!byID && spec != nil && orderSpec == spec) {
                 return .ids(descending ? ids.reversed() : ids)
@@ -195,6 +204,8 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             return ResultOrder.all(soup.entryIDs, descending: false).allIDs
         case .positions(let spec, let range):
             return ResultOrder.index(soup.orderedIndex(ofSpec: spec), positions: range, descending: false).allIDs
+        case .runs(let spec, let runs):
+            return ResultOrder.runs(soup.orderedIndex(ofSpec: spec), runs, descending: false).allIDs
         case .ordered(let ids, _):
             return ids
         case .scanned(let entries, _):

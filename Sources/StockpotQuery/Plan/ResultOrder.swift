@@ -8,6 +8,8 @@ import StockpotIndex
 package enum ResultOrder: Sendable {
     /// The entries at `positions` of an ordered index, in its order or the reverse.
     case index(OrderedIndex, positions: Range<Int>, descending: Bool)
+    /// The entries at several ascending, disjoint runs of positions of an ordered index.
+    case runs(OrderedIndex, [Range<Int>], descending: Bool)
     /// Ids already in result order.
     case ids([Int64])
     /// The entries of an ordered index whose ids are in `members` (`count` of them), in its
@@ -23,6 +25,7 @@ package enum ResultOrder: Sendable {
     package var count: Int {
         switch self {
         case .index(_, let positions, _): positions.count
+        case .runs(_, let runs, _): runs.reduce(0) { $0 + $1.count }
         case .ids(let ids): ids.count
         case .filtered(_, _, let count, _): count
         }
@@ -43,6 +46,21 @@ package enum ResultOrder: Sendable {
             index.forEach(from: first, descending: descending) { entry in
                 ids.append(entry.id)
                 return ids.count < wanted
+            }
+            return ids
+        case .runs(let index, let runs, let descending):
+            var ids: [Int64] = []
+            ids.reserveCapacity(wanted)
+            var skip = start
+            for run in descending ? runs.reversed() : runs {
+                guard ids.count < wanted else { break }
+                if skip >= run.count {
+                    skip -= run.count
+                    continue
+                }
+                ids += ResultOrder.index(index, positions: run, descending: descending)
+                    .ids(from: skip, length: wanted - ids.count)
+                skip = 0
             }
             return ids
         case .ids(let ids):
