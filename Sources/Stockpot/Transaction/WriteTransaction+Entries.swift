@@ -42,6 +42,7 @@ extension WriteTransaction {
     public func upsert(
         json documents: [[UInt8]], into soupName: String, externalIdPath: String? = nil
     ) throws(StockpotError) -> [[UInt8]] {
+        _ = try state.existingSoup(named: soupName)  // soup_not_found before any document error
         var incoming: [IncomingDocument?] = []
         incoming.reserveCapacity(documents.count)
         for (position, bytes) in documents.enumerated() {

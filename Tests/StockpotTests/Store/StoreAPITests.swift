@@ -116,3 +116,21 @@ import Testing
         }
     }
 }
+
+@Suite struct StoreBytesUpsertTests {
+    @Test func bytesAreCheckedAfterTheSoupAndStoredCompact() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            defer { try? store.close() }
+            #expect(errorCode { _ = try store.upsert(json: [Array("nope".utf8)], into: "missing") } == .soupNotFound)
+            try store.registerSoup("s", indexSpecs: [IndexSpec(path: "k", type: .string)])
+            #expect(errorCode { _ = try store.upsert(json: [Array("{\"k\":".utf8)], into: "s") } == .invalidEntry)
+            #expect(errorCode { _ = try store.upsert(json: [Array("[1]".utf8)], into: "s") } == .invalidEntry)
+            #expect(errorCode { _ = try store.upsert(json: [Array("{\"_soupEntryId\":\"x\"}".utf8)], into: "s") } == .invalidEntry)
+            let stored = try store.upsert(json: [Array("{ \"k\" : \"a\\/b\", \"_soupEntryId\" : null }".utf8)], into: "s")
+            let text = String(decoding: stored[0], as: UTF8.self)
+            #expect(text.hasPrefix("{\"k\":\"a/b\",\"_soupEntryId\":1,\"_soupLastModifiedDate\":"), "\(text)")
+            #expect(try store.retrieve(json: [1], from: "s") == stored)
+        }
+    }
+}
