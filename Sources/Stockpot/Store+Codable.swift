@@ -1,6 +1,7 @@
 // A convenience layer for `Codable` types through Foundation's JSON coders. It is the slower
 // path (Foundation parses at about a tenth of StockpotJSON's speed here); hot paths use the
-// raw UTF-8 JSON or `JSONValue` calls.
+// raw UTF-8 JSON or `JSONValue` calls. Foundation JSON is used here only, at this API edge:
+// never on the store's read, write, index or query paths, which see only the bytes it makes.
 
 import Foundation
 import StockpotJSON

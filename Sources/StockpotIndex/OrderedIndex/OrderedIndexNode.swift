@@ -63,6 +63,8 @@ final class OrderedIndexNode: @unchecked Sendable {
     }
 
     static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
+        // Allocation failure traps, as every Swift allocation (Array, String) does; sizes come
+        // from entries already validated (never straight from input or disk bytes).
         guard let pointer = malloc(max(byteCount, 1)) else {
             fatalError("OrderedIndex: out of memory allocating \(byteCount) bytes")
         }

@@ -60,6 +60,8 @@ final class KeyDirectoryNode: @unchecked Sendable {
     }
 
     static func allocate(_ byteCount: Int) -> UnsafeMutableRawPointer {
+        // Allocation failure traps, as every Swift allocation (Array, String) does; sizes come
+        // from entries already validated (never straight from input or disk bytes).
         guard let pointer = malloc(byteCount) else {
             fatalError("KeyDirectory: out of memory allocating \(byteCount) bytes")
         }
