@@ -34,12 +34,16 @@ extension ExecSession {
         let id = try arguments.integer("cursorId")
         let requested = try arguments.integer("index")
         let cursor = try cursors.cursor(id)
-        var index = 0
-        if requested > 0 {
-            let pages = Self.pageCount(entries: try count(cursor), pageSize: cursor.spec.pageSize)
-            index = Int(min(requested, Int64(max(pages - 1, 0))))
+        // One run of the query for an index in range; a page past the end is read again at
+        // the last page (the store may have changed since the cursor was opened).
+        var index = Int(clamping: max(requested, 0))
+        var page = try page(index, of: cursor)
+        let last = max(Self.pageCount(entries: page.totalEntries, pageSize: cursor.spec.pageSize) - 1, 0)
+        if index > last {
+            index = last
+            page = try self.page(index, of: cursor)
         }
-        return Self.cursorValue(id: id, spec: cursor.spec, pageIndex: index, page: try page(index, of: cursor))
+        return Self.cursorValue(id: id, spec: cursor.spec, pageIndex: index, page: page)
     }
 
     mutating func closeCursor(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
