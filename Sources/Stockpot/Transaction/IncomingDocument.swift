@@ -54,13 +54,13 @@ enum IncomingDocument {
         }
     }
 
-    /// The value an index of `spec` holds for the document.
-    func indexValue(_ spec: IndexSpec) throws(StockpotError) -> IndexValue {
+    /// The value `extractor`'s one field (an index spec's path and type) holds for the document.
+    func indexValue(_ extractor: JSONFieldExtractor) throws(StockpotError) -> IndexValue {
         switch self {
         case .object(let object):
-            return IndexValue(document: .object(object), path: spec.jsonPath, type: spec.type)
+            let field = extractor.fields[0]
+            return IndexValue(document: .object(object), path: field.path, type: field.type)
         case .bytes(let bytes, _):
-            let extractor = JSONFieldExtractor(fields: [IndexField(path: spec.jsonPath, type: spec.type)])
             var failure: JSONError?
             var values: [IndexValue] = []
             bytes.withUnsafeBytes { raw in

@@ -57,6 +57,10 @@ extension WriteTransaction {
     ) throws(StockpotError) -> [(bytes: [UInt8], value: JSONValue?)] {
         var soup = try state.existingSoup(named: soupName)
         let externalSpec = try externalIdSpec(externalIdPath, in: soup)
+        // Made once per batch: the external id path's value is read from every entry.
+        let externalField = externalSpec.map { position in
+            JSONFieldExtractor(fields: [IndexField(path: soup.record.specs[position].jsonPath, type: soup.record.specs[position].type)])
+        }
         return try atomically { () throws(StockpotError) in
             var stored: [(bytes: [UInt8], value: JSONValue?)] = []
             stored.reserveCapacity(entries.count)
@@ -67,7 +71,9 @@ extension WriteTransaction {
                     throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not a JSON object.")
                 }
                 stored.append(
-                    try upsertOne(entry, position: position, into: &soup, externalSpec: externalSpec, deferred: &deferred))
+                    try upsertOne(
+                        entry, position: position, into: &soup, external: externalSpec.map { ($0, externalField!) },
+                        deferred: &deferred))
             }
             soup.flush(&deferred)
             state.put(soup)
@@ -86,17 +92,17 @@ extension WriteTransaction {
     }
 
     private func upsertOne(
-        _ entry: IncomingDocument, position: Int, into soup: inout SoupState, externalSpec: Int?,
-        deferred: inout [IndexedEntry]
+        _ entry: IncomingDocument, position: Int, into soup: inout SoupState,
+        external: (spec: Int, extractor: JSONFieldExtractor)?, deferred: inout [IndexedEntry]
     ) throws(StockpotError) -> (bytes: [UInt8], value: JSONValue?) {
         let givenID = try entry.systemInteger(SystemField.entryID, position: position)
         _ = try entry.systemInteger(SystemField.lastModified, position: position)
 
         let id: Int64
         var previous: EntryRecord?
-        if let externalSpec {
+        if let (externalSpec, extractor) = external {
             let spec = soup.record.specs[externalSpec]
-            let value = try entry.indexValue(spec)
+            let value = try entry.indexValue(extractor)
             guard !value.isNull else {
                 throw StockpotError(
                     .externalIdMissing, "Entry \(position) of the batch has no value at the external id path \"\(spec.path)\".")
