@@ -190,7 +190,8 @@ extension SQLParser {
     /// x IS [NOT] y, x IS [NOT] DISTINCT FROM y. With NULL on the right it is IS [NOT] NULL;
     /// with TRUE or FALSE written on the right it tests truth, as in SQLite 3.23+ (`2 IS TRUE`
     /// is 1, `NULL IS NOT FALSE` is 1), built from NOT: `x IS TRUE` is `(NOT NOT x) IS 1`,
-    /// `x IS FALSE` is `(NOT x) IS 1`.
+    /// `x IS FALSE` is `(NOT x) IS 1`. SQLite reads `y IN ()` as FALSE and `y NOT IN ()` as
+    /// TRUE there too (`5 IS (1 NOT IN ())` is 1).
     mutating func parseIs(_ left: Parsed) throws(SQLSyntaxError) -> Parsed {
         let start = left.expression.position
         var negated = accept(.not)
@@ -199,10 +200,21 @@ extension SQLParser {
             negated.toggle()
         }
         let right = try parseOperand(above: SQLLevel.comparison)
+        var truthValue: Bool?
+        switch right.expression.kind {
+        case .literal(.integer(let value)) where booleanLiterals.contains(right.expression.position):
+            truthValue = value == 1
+        case .inList(_, let items, let negatedIn) where items.isEmpty:
+            // SQLite parses `y IN ()` as the constant FALSE and `y NOT IN ()` as TRUE.
+            truthValue = negatedIn
+        default:
+            break
+        }
         switch right.expression.kind {
         case .literal(.null):
             return try node(.isNull(left.expression, negated: negated), at: start, left, right)
-        case .literal(.integer(let value)) where booleanLiterals.contains(right.expression.position):
+        case _ where truthValue != nil:
+            let value = truthValue == true ? 1 : 0
             var truth = try node(.unary(.not, left.expression), at: start, left)
             if value == 1 { truth = try node(.unary(.not, truth.expression), at: start, truth) }
             let one = Parsed(expression: SQLExpression(.literal(.integer(1)), at: right.expression.position), height: 1)
