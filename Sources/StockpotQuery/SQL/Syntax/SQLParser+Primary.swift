@@ -189,7 +189,11 @@ extension SQLParser {
             return parsed.expression
         }
         var base: SQLExpression?
-        if !at(.when) { base = taller(try parseExpression()) }
+        switch current.kind {
+        case .keyword(.when): break
+        case .keyword(.end), .keyword(.else), .keyword(.then): throw failure(expected: "WHEN")
+        default: base = taller(try parseExpression())
+        }
         var branches: [SQLCaseBranch] = []
         guard at(.when) else { throw failure(expected: "WHEN") }
         while accept(.when) {

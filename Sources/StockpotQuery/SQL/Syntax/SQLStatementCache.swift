@@ -54,6 +54,11 @@ package final class SQLStatementCache: Sendable {
     /// The number of statements held.
     package var count: Int { state.withLock { $0.entries.count } }
 
+    /// Whether `text` is held (without counting as a use).
+    package func contains(_ text: String) -> Bool {
+        state.withLock { $0.entries[text] != nil }
+    }
+
     private func store(_ result: Result<SQLSelect, SQLSyntaxError>, for text: String) {
         state.withLock { state in
             state.clock += 1
