@@ -6,6 +6,8 @@ import CSQLite
 import Testing
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 @testable import StockpotQuery
 
