@@ -125,8 +125,8 @@ enum SQLNumberText {
         return (value, form)
     }
 
-    /// `significand × 10^exponent` computed as SQLite computes it (powers of ten in extended
-    /// precision, one rounding to double at the end).
+    /// `significand × 10^exponent` computed as SQLite computes it (the exponent first reduced
+    /// into the significand, then a power of ten in extended precision, one rounding to double).
     private static func scaled(_ significandIn: Int64, negative: Bool, exponent exponentIn: Int) -> Double {
         if significandIn == 0 { return negative ? -0.0 : 0.0 }
         var significand = significandIn
@@ -145,29 +145,30 @@ enum SQLNumberText {
         if negative { significand = -significand }
         if exponent == 0 { return Double(significand) }
         let s = SQLLongDouble(significand)
-        var scale: SQLLongDouble = 1
         if exponent > 307 {
             if exponent < 342 {
-                while exponent % 308 != 0 {
-                    scale *= 10
-                    exponent -= 1
-                }
-                if exponentNegative {
-                    return Double(s / scale) / 1e308
-                }
-                return Double(s * scale) * 1e308
+                let scale = powerOfTen(exponent - 308)
+                return exponentNegative ? Double(s / scale) / 1e308 : Double(s * scale) * 1e308
             }
             return exponentNegative ? 0.0 * Double(significand) : Double.infinity * Double(significand)
         }
-        while exponent % 22 != 0 {
-            scale *= 10
-            exponent -= 1
-        }
-        while exponent > 0 {
-            scale *= SQLLongDouble(1e22 as Double)
-            exponent -= 22
-        }
+        let scale = powerOfTen(exponent)
         return Double(exponentNegative ? s / scale : s * scale)
+    }
+
+    /// 10^exponent by repeated squaring in extended precision (SQLite's `sqlite3Pow10`; its
+    /// roundings are part of the result, so this is not a table lookup).
+    private static func powerOfTen(_ exponent: Int) -> SQLLongDouble {
+        var remaining = exponent
+        var base: SQLLongDouble = 10
+        var result: SQLLongDouble = 1
+        while true {
+            if remaining & 1 == 1 { result *= base }
+            remaining >>= 1
+            if remaining == 0 { break }
+            base *= base
+        }
+        return result
     }
 
     /// `sqlite3Atoi64`: the integer value of the leading digits (clamped) and how the read ended.

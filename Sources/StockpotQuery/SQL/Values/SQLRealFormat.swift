@@ -84,7 +84,8 @@ enum SQLRealFormat {
             }
         }
         var e2 = exponential ? 0 : exponent
-        var significantLeft = 26
+        // SQLite 3.40 produces at most 16 significant digits; the rest print as zeros.
+        var significantLeft = 16
         var out: [UInt8] = []
         out.reserveCapacity(max(e2, 0) + precision + 12)
         if prefix != 0 { out.append(prefix) }
