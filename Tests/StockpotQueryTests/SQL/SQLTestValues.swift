@@ -118,7 +118,11 @@ struct SQLTestValues {
         case 7: return chance(2) ? .and(expression(depth: d), expression(depth: d)) : .or(expression(depth: d), expression(depth: d))
         case 8: return chance(2) ? .not(expression(depth: d)) : .isNull(expression(depth: d), negated: chance(2))
         case 9: return .between(leaf(), leaf(), leaf(), negated: chance(3))
-        case 10: return .inList(leaf(), (0..<random.below(4)).map { _ in leaf() }, negated: chance(3))
+        case 10:
+            // `IN ()` only at the top: SQLite turns an empty list into TRUE or FALSE when it
+            // parses, so `x IS (y IN ())` means `x IS FALSE` (a truth test), not `x IS 0`.
+            let count = top ? random.below(4) : 1 + random.below(3)
+            return .inList(leaf(), (0..<count).map { _ in leaf() }, negated: chance(3))
         case 11:
             var escape: SQLTestExpression?
             if chance(3) {
