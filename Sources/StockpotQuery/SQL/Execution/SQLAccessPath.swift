@@ -49,30 +49,35 @@ struct SQLAccessPlanner {
     let laterSlots: Set<Int>
 
     /// The best way to find the table's rows given `conditions` (conjuncts that must hold
-    /// for each of its rows).
-    func accessPath(for conditions: [BoundExpression]) -> SQLAccessPath {
-        var boundsByField: [(field: SQLField, index: OrderedIndex, bounds: [IndexBound])] = []
-        var match: SQLAccessPath?
-        var hash: SQLAccessPath?
-        for condition in conditions {
+    /// for each of its rows), and which of the conditions it answers exactly (those need not
+    /// be checked again on the rows it finds).
+    func accessPath(for conditions: [BoundExpression]) -> (path: SQLAccessPath, answered: Set<Int>) {
+        var ranges: [(field: SQLField, index: OrderedIndex, bounds: [IndexBound], conditions: Set<Int>, exact: Bool)] = []
+        var match: (path: SQLAccessPath, condition: Int)?
+        var hash: (path: SQLAccessPath, condition: Int)?
+        for (number, condition) in conditions.enumerated() {
             if case .match(let slot, let soup, let path, let key) = condition, slot == table.slot,
                 !key.readsSlot(in: laterSlots)
             {
-                match = match ?? .match(soup: soup, path: path, key)
+                match = match ?? (.match(soup: soup, path: path, key), number)
                 continue
             }
-            for (fieldIndex, bound) in comparisons(in: condition) {
+            let (comparisons, complete) = self.comparisons(in: condition)
+            for (fieldIndex, bound) in comparisons {
                 let field = table.fields[fieldIndex]
                 guard let index = orderedIndex(of: field) else {
                     if bound.op == .equal, hash == nil {
-                        hash = .hashLookup(field: fieldIndex, key: bound.key, conversion: bound.conversion)
+                        hash = (.hashLookup(field: fieldIndex, key: bound.key, conversion: bound.conversion), number)
                     }
                     continue
                 }
-                if let existing = boundsByField.firstIndex(where: { $0.field == field }) {
-                    boundsByField[existing].bounds.append(bound)
+                // A condition is answered by the range when all of it became bounds on one field.
+                let answered = complete && Set(comparisons.map(\.field)).count == 1
+                if let existing = ranges.firstIndex(where: { $0.field == field }) {
+                    ranges[existing].bounds.append(bound)
+                    if answered { ranges[existing].conditions.insert(number) }
                 } else {
-                    boundsByField.append((field, index, [bound]))
+                    ranges.append((field, index, [bound], answered ? [number] : [], true))
                 }
             }
         }
@@ -82,11 +87,13 @@ struct SQLAccessPlanner {
             let upper = bounds.contains { $0.op == .less || $0.op == .lessOrEqual }
             return lower && upper ? 2 : 1
         }
-        let best = boundsByField.max { rank($0.bounds) < rank($1.bounds) }
-        if let best, rank(best.bounds) == 3 { return .indexRange(field: best.field, index: best.index, bounds: best.bounds) }
-        if let match { return match }
-        if let best { return .indexRange(field: best.field, index: best.index, bounds: best.bounds) }
-        return hash ?? .scan
+        let best = ranges.max { rank($0.bounds) < rank($1.bounds) }
+        if let best, rank(best.bounds) == 3 || match == nil {
+            return (.indexRange(field: best.field, index: best.index, bounds: best.bounds), best.conditions)
+        }
+        if let match { return (match.path, [match.condition]) }
+        if let hash { return (hash.path, [hash.condition]) }
+        return (.scan, [])
     }
 
     /// The ordered index holding `field`'s values exactly, if there is one.
@@ -112,21 +119,21 @@ struct SQLAccessPlanner {
     /// The comparisons of `condition` between one of the table's fields and a key that does
     /// not read this table or a later one, for which comparing the field's stored value with
     /// the converted key is exactly SQLite's comparison.
-    func comparisons(in condition: BoundExpression) -> [(field: Int, bound: IndexBound)] {
+    func comparisons(in condition: BoundExpression) -> (found: [(field: Int, bound: IndexBound)], complete: Bool) {
         switch condition {
         case .binary(let op, let left, let right):
-            guard let normalized = Self.comparisonOperator(op) else { return [] }
+            guard let normalized = Self.comparisonOperator(op) else { return ([], false) }
             if case .column(let slot, let field, let affinity) = left, slot == table.slot,
                 !right.readsSlot(in: laterSlots), let conversion = Self.keyConversion(column: affinity, key: right.affinity)
             {
-                return [(field, IndexBound(op: normalized, key: right, conversion: conversion))]
+                return ([(field, IndexBound(op: normalized, key: right, conversion: conversion))], true)
             }
             if case .column(let slot, let field, let affinity) = right, slot == table.slot,
                 !left.readsSlot(in: laterSlots), let conversion = Self.keyConversion(column: affinity, key: left.affinity)
             {
-                return [(field, IndexBound(op: Self.mirrored(normalized), key: left, conversion: conversion))]
+                return ([(field, IndexBound(op: Self.mirrored(normalized), key: left, conversion: conversion))], true)
             }
-            return []
+            return ([], false)
         case .between(.column(let slot, let field, let affinity), let low, let high, negated: false)
         where slot == table.slot && !low.readsSlot(in: laterSlots) && !high.readsSlot(in: laterSlots):
             var found: [(Int, IndexBound)] = []
@@ -136,9 +143,9 @@ struct SQLAccessPlanner {
             if let conversion = Self.keyConversion(column: affinity, key: high.affinity) {
                 found.append((field, IndexBound(op: .lessOrEqual, key: high, conversion: conversion)))
             }
-            return found
+            return (found, found.count == 2)
         default:
-            return []
+            return ([], false)
         }
     }
 

@@ -14,6 +14,11 @@ extension SQLExecutor {
 
     /// The result rows of an aggregate statement, one per group that passes HAVING.
     func aggregatedRows(_ select: BoundSelect, _ plan: SQLJoinPlan) throws(QueryError) -> [ResultRow] {
+        if let count = try countWithoutRows(select, plan) {
+            for aggregate in select.aggregates { frame.aggregateValues[aggregate.slot] = .integer(Int64(count)) }
+            if let having = select.having, !(try isTrue(having)) { return [] }
+            return [try resultRow(select)]
+        }
         let slots = select.tables.map(\.slot)
         var groupNumbers: [[SQLValue]: Int] = [:]
         var groups: [Group] = []
@@ -62,5 +67,37 @@ extension SQLExecutor {
             rows.append(try resultRow(select))
         }
         return rows
+    }
+}
+
+extension SQLExecutor {
+    /// `count(*)` over one soup whose conditions its access path answers exactly: the number
+    /// of rows the path finds, without visiting them (an index range's length, a posting
+    /// list's size). Nil when the statement is not of that shape.
+    private func countWithoutRows(_ select: BoundSelect, _ plan: SQLJoinPlan) throws(QueryError) -> Int? {
+        guard select.tables.count == 1, select.groupBy.isEmpty, !select.aggregates.isEmpty,
+            select.aggregates.allSatisfy({ $0.function == .countRows }),
+            let level = plan.levels.first, level.answersEverything
+        else { return nil }
+        // The select list may not show a value of the soup's rows (SQLite's bare columns).
+        var read = Set<Int>()
+        for column in select.columns { column.collectSlots(into: &read) }
+        select.having?.collectSlots(into: &read)
+        for term in select.orderBy { term.expression.collectSlots(into: &read) }
+        guard !read.contains(select.tables[0].slot) else { return nil }
+        let table = select.tables[0]
+        switch level.access {
+        case .scan:
+            return table.soup.entryIDs.count
+        case .indexRange(_, let index, let bounds):
+            return try positions(in: index, bounds)?.count ?? 0
+        case .match(let soup, let path, let key):
+            let value = try evaluate(key)
+            guard case .text(let text) = value else { return value == .null ? 0 : nil }
+            // Straight from posting-list lengths when the expression is one term.
+            return try soup.matchExpression(text, restrictedTo: path).count(in: try soup.requiredFullTextIndex())
+        case .hashLookup:
+            return nil
+        }
     }
 }

@@ -34,6 +34,7 @@ final class SQLExecutor {
     /// Runs `select`, calling `emit` with each result row until it returns false.
     func run(_ select: BoundSelect, _ emit: ([SQLValue]) throws(QueryError) -> Bool) throws(QueryError) {
         let plan = SQLJoinPlan(select)
+        try chooseLoader(select, plan)
         if !select.isAggregate, !select.distinct, select.orderBy.isEmpty || plan.orderIsGiven {
             try stream(select, plan, emit)
             return
@@ -115,6 +116,24 @@ final class SQLExecutor {
     }
 
     // MARK: Rows of tables
+
+    /// Reads the first soup's rows off its indexes when the statement visits enough of them
+    /// (and every field it reads is indexed); otherwise rows come from documents.
+    private func chooseLoader(_ select: BoundSelect, _ plan: SQLJoinPlan) throws(QueryError) {
+        guard let table = select.tables.first, loaders[table.slot] == nil, SQLColumnVectors.covers(table) else { return }
+        let rows: Int
+        switch plan.levels[0].access {
+        case .scan: rows = table.soup.entryIDs.count
+        case .indexRange(_, let index, let bounds) where plan.levels[0].access.isConstant:
+            rows = try positions(in: index, bounds)?.count ?? 0
+        default: return
+        }
+        // Streaming with a LIMIT may stop long before visiting them all.
+        if plan.orderIsGiven || (!select.isAggregate && !select.distinct && select.orderBy.isEmpty), select.limit != nil { return }
+        if SQLColumnVectors.pays(for: table, rows: rows) {
+            loaders[table.slot] = SQLTableLoader(table: table, fromIndexes: true)
+        }
+    }
 
     /// The loader of a table's rows.
     func loader(_ table: BoundTable) -> SQLTableLoader {

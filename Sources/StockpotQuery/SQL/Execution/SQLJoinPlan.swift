@@ -10,12 +10,16 @@ struct SQLJoinPlan {
     struct Level {
         /// Whether it is the right side of a LEFT JOIN.
         var isLeft: Bool
-        /// A LEFT JOIN's `ON` conjuncts: whether a row is a partner.
+        /// A LEFT JOIN's `ON` conjuncts that the access path does not answer: whether a row
+        /// is a partner.
         var joinConditions: [BoundExpression]
-        /// Conjuncts (of WHERE, and of inner joins' ON) checked once this soup's row is set.
+        /// Conjuncts (of WHERE, and of inner joins' ON) that the access path does not answer,
+        /// checked once this soup's row is set.
         var conditions: [BoundExpression]
         /// How its rows are found.
         var access: SQLAccessPath
+        /// Whether the access path answers every condition on the soup's rows.
+        var answersEverything: Bool { joinConditions.isEmpty && conditions.isEmpty }
         /// Visit the access path's rows in descending order (an index order read backwards).
         var descending = false
     }
@@ -54,8 +58,13 @@ struct SQLJoinPlan {
             let isLeft = i > 0 && select.joins[i - 1].kind == .left
             let later = Set(slots[i...])
             let planner = SQLAccessPlanner(table: table, laterSlots: later)
-            let access = planner.accessPath(for: isLeft ? joinConditions[i] : conditions[i])
-            levels.append(Level(isLeft: isLeft, joinConditions: joinConditions[i], conditions: conditions[i], access: access))
+            let (access, answered) = planner.accessPath(for: isLeft ? joinConditions[i] : conditions[i])
+            func unanswered(_ list: [BoundExpression]) -> [BoundExpression] {
+                list.enumerated().filter { !answered.contains($0.offset) }.map(\.element)
+            }
+            levels.append(Level(
+                isLeft: isLeft, joinConditions: isLeft ? unanswered(joinConditions[i]) : [],
+                conditions: isLeft ? conditions[i] : unanswered(conditions[i]), access: access))
         }
         if !select.isAggregate, !select.distinct, let first = select.orderBy.first {
             orderFromIndex(select, first)

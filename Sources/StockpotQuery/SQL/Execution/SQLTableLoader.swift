@@ -13,6 +13,8 @@ struct SQLTableLoader {
     private let sources: [Source]
     /// Whether any field needs the stored record (not only the id).
     private let needsRecord: Bool
+    /// The fields read off ordered indexes instead of documents, when chosen.
+    private let vectors: SQLColumnVectors?
 
     private enum Source {
         case entryID
@@ -21,8 +23,11 @@ struct SQLTableLoader {
         case extracted(Int)
     }
 
-    init(table: BoundTable) {
+    /// A loader of `table`'s rows; with `fromIndexes` (every field indexed), the values come
+    /// from the ordered indexes instead of the documents.
+    init(table: BoundTable, fromIndexes: Bool = false) {
         self.table = table
+        vectors = fromIndexes ? SQLColumnVectors(table) : nil
         var indexFields: [IndexField] = []
         var sources: [Source] = []
         for field in table.fields {
@@ -54,6 +59,7 @@ struct SQLTableLoader {
     /// not exist.
     func load(_ id: Int64) throws(QueryError) -> [SQLValue]? {
         guard needsRecord else { return sources.map { _ in .integer(id) } }
+        if let vectors { return vectors.values(of: id) }
         guard let record = try table.soup.entryRecord(id) else { return nil }
         var extracted: [IndexValue] = []
         if !extractor.fields.isEmpty {
