@@ -10,7 +10,7 @@ import StockpotJSON
 final class SQLExecutor {
     let frame: RowFrame
     /// Row loaders by table slot, made on first use.
-    private var loaders: [Int: SQLTableLoader] = [:]
+    private var loaders: [SQLTableLoader?]
     /// Parsed match expressions' results by slot, path and text.
     private var matchCache: [MatchCacheKey: Set<Int64>] = [:]
     /// Hash tables of unindexed fields by slot and field.
@@ -29,6 +29,7 @@ final class SQLExecutor {
 
     init(frame: RowFrame) {
         self.frame = frame
+        loaders = Array(repeating: nil, count: frame.ids.count)
     }
 
     /// Runs `select`, calling `emit` with each result row until it returns false.

@@ -4,8 +4,9 @@
 import StockpotIndex
 import StockpotJSON
 
-/// Loads rows of one table of a bound statement.
-struct SQLTableLoader {
+/// Loads rows of one table of a bound statement. Not thread-safe (it builds index vectors on
+/// first use).
+final class SQLTableLoader {
     let table: BoundTable
     /// Extracts every path field (specs, json paths, `_soupLastModifiedDate`) in one pass.
     private let extractor: JSONFieldExtractor
@@ -14,8 +15,9 @@ struct SQLTableLoader {
     /// Whether any field needs the stored record (not only the id).
     private let needsRecord: Bool
     /// The fields read off ordered indexes instead of documents, when chosen.
-    private var vectors: SQLColumnVectors? { vectorStorage?.vectors }
-    private let vectorStorage: SQLColumnVectors.Lazy?
+    /// Read values off ordered indexes instead of documents (built on the first load).
+    private let fromIndexes: Bool
+    private var vectors: SQLColumnVectors?
 
     private enum Source {
         case entryID
@@ -28,7 +30,7 @@ struct SQLTableLoader {
     /// from the ordered indexes instead of the documents.
     init(table: BoundTable, fromIndexes: Bool = false) {
         self.table = table
-        vectorStorage = fromIndexes ? SQLColumnVectors.Lazy(table) : nil
+        self.fromIndexes = fromIndexes
         var indexFields: [IndexField] = []
         var sources: [Source] = []
         for field in table.fields {
@@ -64,8 +66,9 @@ struct SQLTableLoader {
             for _ in sources { values.append(.integer(id)) }
             return true
         }
-        if let vectors {
-            vectors.append(id, to: &values)
+        if fromIndexes {
+            if vectors == nil { vectors = SQLColumnVectors(table) }
+            vectors.unsafelyUnwrapped.append(id, to: &values)
             return true
         }
         guard let record = try table.soup.entryRecord(id) else { return false }
