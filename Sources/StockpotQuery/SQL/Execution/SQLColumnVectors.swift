@@ -35,8 +35,9 @@ struct SQLColumnVectors {
         return rows >= 256 && rows * 20 >= indexed * table.soup.entryIDs.count
     }
 
-    /// Reads every field of `table` off its index. Call only when ``covers(_:)`` holds.
-    init(_ table: BoundTable) {
+    /// Reads every field of `table` off its index (but `skipped`, whose value the caller
+    /// supplies). Call only when ``covers(_:)`` holds.
+    init(_ table: BoundTable, skipping skipped: Int? = nil) {
         let planner = SQLAccessPlanner(table: table, laterSlots: [])
         let ids = table.soup.entryIDs
         let maxID = ids.entry(at: ids.count - 1)?.id ?? 0
@@ -44,8 +45,8 @@ struct SQLColumnVectors {
         var sources: [Source] = []
         var denseColumns: [[SQLValue]] = []
         var sparseColumns: [[Int64: SQLValue]] = []
-        for field in table.fields {
-            guard field != .entryID, let index = planner.orderedIndex(of: field) else {
+        for (number, field) in table.fields.enumerated() {
+            guard field != .entryID, number != skipped, let index = planner.orderedIndex(of: field) else {
                 sources.append(.entryID)
                 continue
             }
