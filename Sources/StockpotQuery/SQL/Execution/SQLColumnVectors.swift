@@ -6,14 +6,20 @@ import StockpotIndex
 
 /// Field values by entry id, built from ordered indexes.
 struct SQLColumnVectors {
-    /// One field's values: dense by id when ids are dense enough, else hashed.
-    private enum Column {
+    /// Where one field's value comes from.
+    private enum Source {
         case entryID
-        case dense([SQLValue])
-        case sparse([Int64: SQLValue])
+        /// `dense[i][id]`.
+        case dense(Int)
+        /// `sparse[i][id]`.
+        case sparse(Int)
     }
 
-    private let columns: [Column]
+    private let sources: [Source]
+    /// Values by id, for ids that are dense enough (missing ids hold null).
+    private let dense: [[SQLValue]]
+    /// Values by id, for sparse ids.
+    private let sparse: [[Int64: SQLValue]]
 
     /// Whether every field of `table` has an ordered index holding exactly its values.
     static func covers(_ table: BoundTable) -> Bool {
@@ -35,33 +41,47 @@ struct SQLColumnVectors {
         let ids = table.soup.entryIDs
         let maxID = ids.entry(at: ids.count - 1)?.id ?? 0
         let dense = maxID >= 0 && maxID <= Int64(ids.count) * 4 + 1024
-        columns = table.fields.map { field in
-            guard field != .entryID, let index = planner.orderedIndex(of: field) else { return .entryID }
+        var sources: [Source] = []
+        var denseColumns: [[SQLValue]] = []
+        var sparseColumns: [[Int64: SQLValue]] = []
+        for field in table.fields {
+            guard field != .entryID, let index = planner.orderedIndex(of: field) else {
+                sources.append(.entryID)
+                continue
+            }
             if dense {
                 var values = [SQLValue](repeating: .null, count: Int(maxID) + 1)
+                values.withUnsafeMutableBufferPointer { buffer in
+                    index.forEach { entry in
+                        if entry.id >= 0, entry.id <= maxID { buffer[Int(entry.id)] = SQLValue(entry.value) }
+                        return true
+                    }
+                }
+                sources.append(.dense(denseColumns.count))
+                denseColumns.append(values)
+            } else {
+                var values: [Int64: SQLValue] = [:]
+                values.reserveCapacity(index.count)
                 index.forEach { entry in
-                    if entry.id >= 0, entry.id <= maxID { values[Int(entry.id)] = SQLValue(entry.value) }
+                    values[entry.id] = SQLValue(entry.value)
                     return true
                 }
-                return .dense(values)
+                sources.append(.sparse(sparseColumns.count))
+                sparseColumns.append(values)
             }
-            var values: [Int64: SQLValue] = [:]
-            values.reserveCapacity(index.count)
-            index.forEach { entry in
-                values[entry.id] = SQLValue(entry.value)
-                return true
-            }
-            return .sparse(values)
         }
+        self.sources = sources
+        self.dense = denseColumns
+        self.sparse = sparseColumns
     }
 
-    /// The field values of entry `id`.
-    func values(of id: Int64) -> [SQLValue] {
-        columns.map { column in
-            switch column {
-            case .entryID: return .integer(id)
-            case .dense(let values): return id >= 0 && id < Int64(values.count) ? values[Int(id)] : .null
-            case .sparse(let values): return values[id] ?? .null
+    /// Appends the field values of entry `id` to `values`.
+    func append(_ id: Int64, to values: inout [SQLValue]) {
+        for source in sources {
+            switch source {
+            case .entryID: values.append(.integer(id))
+            case .dense(let column): values.append(id >= 0 && id < Int64(dense[column].count) ? dense[column][Int(id)] : .null)
+            case .sparse(let column): values.append(sparse[column][id] ?? .null)
             }
         }
     }

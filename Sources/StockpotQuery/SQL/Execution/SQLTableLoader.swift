@@ -4,8 +4,9 @@
 import StockpotIndex
 import StockpotJSON
 
-/// Loads rows of one table of a bound statement.
-struct SQLTableLoader {
+/// Loads rows of one table of a bound statement. Not thread-safe (it builds index vectors on
+/// first use).
+final class SQLTableLoader {
     let table: BoundTable
     /// Extracts every path field (specs, json paths, `_soupLastModifiedDate`) in one pass.
     private let extractor: JSONFieldExtractor
@@ -14,7 +15,9 @@ struct SQLTableLoader {
     /// Whether any field needs the stored record (not only the id).
     private let needsRecord: Bool
     /// The fields read off ordered indexes instead of documents, when chosen.
-    private let vectors: SQLColumnVectors?
+    /// Read values off ordered indexes instead of documents (built on the first load).
+    private let fromIndexes: Bool
+    private var vectors: SQLColumnVectors?
 
     private enum Source {
         case entryID
@@ -27,7 +30,7 @@ struct SQLTableLoader {
     /// from the ordered indexes instead of the documents.
     init(table: BoundTable, fromIndexes: Bool = false) {
         self.table = table
-        vectors = fromIndexes ? SQLColumnVectors(table) : nil
+        self.fromIndexes = fromIndexes
         var indexFields: [IndexField] = []
         var sources: [Source] = []
         for field in table.fields {
@@ -55,12 +58,20 @@ struct SQLTableLoader {
         needsRecord = sources.contains { if case .entryID = $0 { return false } else { return true } }
     }
 
-    /// The values of entry `id`'s fields, in the table's field order; nil when the entry does
-    /// not exist.
-    func load(_ id: Int64) throws(QueryError) -> [SQLValue]? {
-        guard needsRecord else { return sources.map { _ in .integer(id) } }
-        if let vectors { return vectors.values(of: id) }
-        guard let record = try table.soup.entryRecord(id) else { return nil }
+    /// Replaces `values` with entry `id`'s field values, in the table's field order; false
+    /// when the entry does not exist. Reuses the array's storage.
+    func load(_ id: Int64, into values: inout [SQLValue]) throws(QueryError) -> Bool {
+        values.removeAll(keepingCapacity: true)
+        guard needsRecord else {
+            for _ in sources { values.append(.integer(id)) }
+            return true
+        }
+        if fromIndexes {
+            if vectors == nil { vectors = SQLColumnVectors(table) }
+            vectors.unsafelyUnwrapped.append(id, to: &values)
+            return true
+        }
+        guard let record = try table.soup.entryRecord(id) else { return false }
         var extracted: [IndexValue] = []
         if !extractor.fields.isEmpty {
             var failure: JSONError?
@@ -75,8 +86,6 @@ struct SQLTableLoader {
                 throw QueryError(.corruption, "Entry \(id) of soup \"\(table.soup.name)\" is not readable JSON: \(failure).")
             }
         }
-        var values: [SQLValue] = []
-        values.reserveCapacity(sources.count)
         for source in sources {
             switch source {
             case .entryID: values.append(.integer(id))
@@ -85,6 +94,6 @@ struct SQLTableLoader {
             case .extracted(let index): values.append(SQLValue(extracted[index]))
             }
         }
-        return values
+        return true
     }
 }
