@@ -5,7 +5,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash query-soak bench bench-queries bench-queries-1m clean
+.PHONY: all deps build demo test crash query-soak bench bench-queries bench-queries-1m bench-sql clean
 
 all: build
 
@@ -57,6 +57,14 @@ bench-queries: deps
 
 bench-queries-1m:
 	$(MAKE) bench-queries QUERY_DOCS=1000000
+
+# The Smart SQL workloads of issue 6 (docs/benchmarks.md, "Smart SQL (issue 6)"): the same
+# fixture as bench-queries (QUERY_DOCS Accounts plus one Contact each, loaded untimed), each
+# statement through Stockpot's Smart SQL against SQLite running its SmartStore translation.
+SQL_WORKLOADS = sql.count-where sql.group-by sql.join sql.order-limit
+bench-sql: deps
+	$(SWIFT) build -c release --product stockpot-bench
+	.build/release/stockpot-bench $(SQL_WORKLOADS) --docs $(QUERY_DOCS) $(BENCH_ARGS)
 
 clean:
 	$(SWIFT) package clean
