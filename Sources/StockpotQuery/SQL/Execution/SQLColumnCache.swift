@@ -118,8 +118,8 @@ final class SQLColumnCache: Sendable {
     }
 
     /// Records that statements read `rows` documents for a field `index` holds; true once
-    /// they have read enough (a twentieth of the index's entries, and at least 256) that
-    /// reading the column off the index would have been cheaper.
+    /// they have read a hundredth of the index's entries (and at least 256): reading the
+    /// column costs about a twentieth, so it pays for itself if that reading goes on.
     func recordDemand(_ rows: Int, for index: OrderedIndex) -> Bool {
         guard let token = index.versionToken else { return false }
         return state.withLock { state in
@@ -129,7 +129,7 @@ final class SQLColumnCache: Sendable {
             demand.rows += rows
             state.demand[key] = demand
             if state.demand.count > 64 { state.demand = [key: demand] }
-            return demand.rows >= 256 && demand.rows * 20 >= index.count
+            return demand.rows >= 256 && demand.rows * 100 >= index.count
         }
     }
 }
