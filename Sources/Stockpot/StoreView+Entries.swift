@@ -13,6 +13,14 @@ package struct SoupDescription: Sendable, Hashable {
     package var nextEntryID: Int64
     /// The number of entries.
     package var count: Int
+
+    /// Creates a description.
+    package init(name: String, specs: [IndexSpec], nextEntryID: Int64, count: Int) {
+        self.name = name
+        self.specs = specs
+        self.nextEntryID = nextEntryID
+        self.count = count
+    }
 }
 
 extension StoreView {

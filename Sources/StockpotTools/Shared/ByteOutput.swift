@@ -9,14 +9,14 @@ import Darwin
 #endif
 
 /// A byte sink with a buffer. Not thread-safe: one writer.
-final class ByteOutput {
+package final class ByteOutput {
     private let fileDescriptor: Int32
     /// For a file: its final path and the temporary one being written.
     private let paths: (final: String, temporary: String)?
     private var buffer: [UInt8] = []
     private let capacity = 1 << 20
     /// Bytes handed to ``append(_:)`` so far.
-    private(set) var byteCount = 0
+    package private(set) var byteCount = 0
 
     private init(fileDescriptor: Int32, paths: (String, String)?) {
         self.fileDescriptor = fileDescriptor
@@ -25,14 +25,14 @@ final class ByteOutput {
     }
 
     /// Standard output.
-    static func standardOutput() -> ByteOutput {
+    package static func standardOutput() -> ByteOutput {
         ByteOutput(fileDescriptor: 1, paths: nil)
     }
 
     /// A new file at `path`, written as `path.tmp` until ``finish()``.
     ///
     /// - Throws: an I/O ``ToolFailure`` when it cannot be created.
-    static func file(_ path: String) throws(ToolFailure) -> ByteOutput {
+    package static func file(_ path: String) throws(ToolFailure) -> ByteOutput {
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -42,21 +42,21 @@ final class ByteOutput {
     }
 
     /// Appends bytes, writing the buffer out when full.
-    func append(_ bytes: some Collection<UInt8>) throws(ToolFailure) {
+    package func append(_ bytes: some Collection<UInt8>) throws(ToolFailure) {
         buffer.append(contentsOf: bytes)
         byteCount += bytes.count
         if buffer.count >= capacity { try flush() }
     }
 
     /// Appends one byte.
-    func append(byte: UInt8) throws(ToolFailure) {
+    package func append(byte: UInt8) throws(ToolFailure) {
         buffer.append(byte)
         byteCount += 1
         if buffer.count >= capacity { try flush() }
     }
 
     /// Writes out what is buffered.
-    func flush() throws(ToolFailure) {
+    package func flush() throws(ToolFailure) {
         guard !buffer.isEmpty else { return }
         let ok = buffer.withUnsafeBytes { raw -> Bool in
             var offset = 0
@@ -77,7 +77,7 @@ final class ByteOutput {
     }
 
     /// Writes out the rest; a file is fsynced, closed and renamed to its final name.
-    func finish() throws(ToolFailure) {
+    package func finish() throws(ToolFailure) {
         try flush()
         guard let paths else { return }
         defer { close(fileDescriptor) }
@@ -90,7 +90,7 @@ final class ByteOutput {
     }
 
     /// Abandons a file: closes and removes the temporary file.
-    func abandon() {
+    package func abandon() {
         guard let paths else { return }
         close(fileDescriptor)
         unlink(paths.temporary)
