@@ -20,6 +20,19 @@ enum StoreAccess {
         access(path, F_OK) == 0
     }
 
+    /// Whether `path` is a directory with nothing in it.
+    static func isEmptyDirectory(_ path: String) -> Bool {
+        guard let directory = opendir(path) else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+
     /// Opens the store in `directory`, which must exist.
     ///
     /// - Throws: a ``ToolFailure`` (status 1) when there is no store there or it cannot be
