@@ -79,7 +79,7 @@ final class ScratchDirectory {
 /// Seeded JSON Lines documents for the tool tests.
 enum ToolCorpus {
     /// `count` documents with a unique `Code`, a `Name` for full-text, a `Size` and a nested
-    /// `kind.label`; document `bigAt` (if any) carries a 1.2 MB value, over the blob threshold.
+    /// `kind.label` and a 900-byte `note` (so 300 documents pass the 256 KiB after which the engine makes a compression dictionary); document `bigAt` (if any) carries a 1.2 MB value, over the blob threshold.
     static func lines(count: Int, seed: UInt64 = 7, bigAt: Int? = nil) -> String {
         var state = seed
         func next() -> UInt64 {
@@ -90,7 +90,8 @@ enum ToolCorpus {
         var text = ""
         for index in 0..<count {
             let name = (0..<3).map { _ in words[Int(next() % UInt64(words.count))] }.joined(separator: " ")
-            var line = #"{"Code":"C\#(index)","Name":"\#(name)","Size":\#(next() % 1000),"kind":{"label":"k\#(next() % 5)"},"score":\#(Double(next() % 1000) / 8)"#
+            let note = (0..<150).map { _ in words[Int(next() % UInt64(words.count))] }.joined(separator: " ")
+            var line = #"{"Code":"C\#(index)","Name":"\#(name)","Size":\#(next() % 1000),"kind":{"label":"k\#(next() % 5)"},"score":\#(Double(next() % 1000) / 8),"note":"\#(note)""#
             if index == bigAt { line += #","blob":""# + String(repeating: "x", count: 1_200_000) + #"""# }
             text += line + "}\n"
         }
