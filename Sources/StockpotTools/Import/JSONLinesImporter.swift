@@ -29,6 +29,9 @@ package struct ImportSummary: Sendable {
     package var lines = 0
     /// Bad lines skipped (with `skipBad`).
     package var skipped: [BadLine] = []
+
+    /// Nothing yet.
+    package init() {}
 }
 
 /// Loads JSON Lines into one soup of an open store. Not thread-safe: one run at a time.
