@@ -52,6 +52,7 @@ package struct RestoreLoader {
             switch event {
             case .soup(let description):
                 if let soup { try write(batch, into: soup) }
+                summary.entries += batch.count
                 batch.removeAll(keepingCapacity: true)
                 try create(description, line: reader.lineNumber)
                 soup = description.name
