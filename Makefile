@@ -15,15 +15,15 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The demo: builds the benchmark executable in release, then `stockpot-bench demo` creates
-# ./demo-store (replacing an earlier demo store) with an Account soup on all five index kinds,
-# ingests DEMO_ENTRIES generated Accounts with a progress bar, times a few lookups, and prints
-# how to open the store with `stockpot exec`. DEMO_ARGS adds options (e.g. --store PATH).
+# The demo: builds the CLI in release, then `stockpot demo` creates ./demo-store (replacing
+# an earlier demo store) with an Account soup on all five index kinds, ingests DEMO_ENTRIES
+# generated Accounts with a progress bar, times a few lookups, and prints how to look at the
+# store with the CLI. DEMO_ARGS adds arguments (e.g. a directory other than ./demo-store).
 DEMO_ENTRIES ?= 100000
 DEMO_ARGS ?=
 demo: deps
-	$(SWIFT) build -c release --product stockpot-bench
-	.build/release/stockpot-bench demo --entries $(DEMO_ENTRIES) $(DEMO_ARGS)
+	$(SWIFT) build -c release --product stockpot
+	.build/release/stockpot demo --entries $(DEMO_ENTRIES) $(DEMO_ARGS)
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -1,6 +1,7 @@
 // The second soup of the query fixture, for the sql.join workload: one Contact per Account,
 // pointing at it through `AccountId`, in batches of exactly 1,000 (`Batch` = i / 1000).
 
+import StockpotTools
 import StockpotJSON
 
 /// The Contact soup: its index specs and its generated documents.

@@ -22,6 +22,7 @@ enum WorkloadCatalog {
             StoreOpenWorkload(),
             StoreMemoryWorkload(),
         ] + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
+            + ToolsWorkload.all.map { $0 as any Workload }
     }
 
     /// The workload named `name`, or `nil`.
