@@ -17,6 +17,11 @@ package final class ByteOutput {
     private let capacity = 1 << 20
     /// Bytes handed to ``append(_:)`` so far.
     package private(set) var byteCount = 0
+    /// The errno of the write that failed, once one has (`EPIPE`: the reader went away).
+    package private(set) var failedErrorNumber: Int32?
+
+    /// Bytes appended but not yet written.
+    package var bufferedByteCount: Int { buffer.count }
 
     private init(fileDescriptor: Int32, paths: (String, String)?) {
         self.fileDescriptor = fileDescriptor
@@ -71,10 +76,14 @@ package final class ByteOutput {
             return true
         }
         guard ok else {
+            failedErrorNumber = errno
             throw ToolFailure("cannot write \(paths?.temporary ?? "standard output"): \(SystemError.describe(errno))", status: .ioError)
         }
         buffer.removeAll(keepingCapacity: true)
     }
+
+    /// Whether a write failed because the reader of a pipe went away.
+    package var readerWentAway: Bool { failedErrorNumber == EPIPE }
 
     /// Writes out the rest; a file is fsynced, closed and renamed to its final name.
     package func finish() throws(ToolFailure) {

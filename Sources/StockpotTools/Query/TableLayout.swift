@@ -1,0 +1,55 @@
+// The `table` format: rows collected, each column as wide as its widest cell (in characters),
+// numbers right-aligned, text left-aligned, inside a `+---+` box. No header line: the store
+// does not hand out result column names yet.
+
+import StockpotJSON
+
+/// Rows gathered for a table. Not thread-safe.
+struct TableLayout {
+    private struct Cell {
+        var text: String
+        var width: Int
+        var rightAligned: Bool
+    }
+
+    private var rows: [[Cell]] = []
+    private var widths: [Int] = []
+
+    /// Whether no row was added.
+    var isEmpty: Bool { rows.isEmpty }
+
+    /// Adds a row.
+    mutating func append(_ row: [JSONValue]) {
+        let cells = row.map { value in
+            let text = RowCell.tableText(value)
+            return Cell(text: text, width: text.count, rightAligned: RowCell.isNumber(value))
+        }
+        for (column, cell) in cells.enumerated() {
+            if column < widths.count {
+                widths[column] = max(widths[column], cell.width)
+            } else {
+                widths.append(cell.width)
+            }
+        }
+        rows.append(cells)
+    }
+
+    /// The table's text: nothing when there are no rows.
+    func render() -> [UInt8] {
+        guard !rows.isEmpty else { return [] }
+        let rule = "+" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "+") + "+\n"
+        var text = rule
+        for row in rows {
+            text += "|"
+            for column in widths.indices {
+                let width = widths[column]
+                let cell = column < row.count ? row[column] : Cell(text: "", width: 0, rightAligned: false)
+                let padding = String(repeating: " ", count: width - cell.width)
+                text += " " + (cell.rightAligned ? padding + cell.text : cell.text + padding) + " |"
+            }
+            text += "\n"
+        }
+        text += rule
+        return Array(text.utf8)
+    }
+}
