@@ -21,7 +21,7 @@ public struct ShellCommand: ParsableCommand {
         abstract: "An interactive Smart SQL shell on a store, like the sqlite3 shell.",
         discussion: """
             Opens (or creates) the store in STORE and reads standard input: Smart SQL statements ending in ';' (they may span lines; a ';' inside '...', "...", `...`, [...], {soup:path} or a comment does not end one), and dot-commands on lines of their own between statements (.help lists them). Rows go to standard output in the current mode (.mode), one statement after the other; errors are printed as 'Error: ...' on standard error and the session goes on. A statement left without ';' at the end of the input is run.
-            When standard input is a terminal, the prompt 'stockpot> ' (and '   ...> ' inside a statement) is written to standard output; from a pipe or file there is no prompt and the output is otherwise the same, so a script of statements can be fed in.
+            When standard input is a terminal, the prompt 'stockpot>' (and the continuation prompt '...>' inside a statement) is written to standard output; from a pipe or file there is no prompt and the output is otherwise the same, so a script of statements can be fed in.
             Exit status: 0 at the end of input or .quit; 1 when the input is not a terminal and any statement or dot-command failed (the session still runs to the end); 1 when the store cannot be opened or closed; 74 when standard input cannot be read or standard output written (the session ends then).
             """,
         usage: "shell STORE [--mode table|json|jsonl|csv]",
