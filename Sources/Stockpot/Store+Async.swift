@@ -6,7 +6,7 @@ import StockpotJSON
 
 extension Store {
     /// Runs `work` on a global Dispatch queue and returns its result.
-    private func offload<R: Sendable>(
+    func offload<R: Sendable>(
         _ work: @escaping @Sendable () throws(StockpotError) -> R
     ) async throws(StockpotError) -> R {
         let result: Result<R, StockpotError> = await withCheckedContinuation { continuation in

@@ -7,6 +7,12 @@ package struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
     package enum Code: String, Sendable, Hashable {
         /// The spec is malformed or asks for something this version cannot do.
         case invalidQuery = "invalid_query"
+        /// A Smart SQL statement names a soup that does not exist.
+        case soupNotFound = "soup_not_found"
+        /// A Smart SQL statement does not parse.
+        case smartSQLSyntax = "smart_sql_syntax"
+        /// A Smart SQL statement is not a SELECT.
+        case readOnlyStatement = "read_only_statement"
         /// A stored document could not be read or does not verify.
         case corruption
         /// The file system failed while reading.

@@ -62,6 +62,9 @@ extension StockpotError {
     init(_ error: QueryError) {
         switch error.code {
         case .invalidQuery: self.init(.invalidQuery, error.message)
+        case .soupNotFound: self.init(.soupNotFound, error.message)
+        case .smartSQLSyntax: self.init(.smartSqlSyntax, error.message)
+        case .readOnlyStatement: self.init(.readOnlyStatement, error.message)
         case .corruption: self.init(.corruption, error.message)
         case .ioError: self.init(.ioError, error.message)
         case .internal: self.init(.internal, error.message)

@@ -18,7 +18,15 @@ extension StoreView {
     public func forEachSmartRow(
         _ sql: String, arguments: [JSONValue] = [], _ body: ([JSONValue]) -> Bool
     ) throws(StockpotError) {
-        throw StockpotError(.invalidQuery, "Smart SQL is not available yet.")
+        let values = try Self.sqlArguments(arguments)
+        let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
+        do {
+            try SmartSQLQuery.run(sql, arguments: values, catalog: catalog) { row, documents throws(QueryError) -> Bool in
+                body(try Self.jsonRow(row, documents: documents))
+            }
+        } catch {
+            throw StockpotError(error)
+        }
     }
 
     /// One page of a Smart SQL statement's rows, each row a `.array` of its values, with the
@@ -27,17 +35,70 @@ extension StoreView {
     /// - Parameters:
     ///   - page: 0-based; a page past the end has no rows.
     ///   - pageSize: rows per page, at least 1.
-    /// - Throws: as ``forEachSmartRow(_:arguments:_:)``.
+    /// - Throws: as ``forEachSmartRow(_:arguments:_:)``; `invalid_query` for a page size
+    ///   below 1.
     public func smartQuery(
         _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int
     ) throws(StockpotError) -> QueryPage {
-        throw StockpotError(.invalidQuery, "Smart SQL is not available yet.")
+        guard pageSize >= 1 else {
+            throw StockpotError(.invalidQuery, "The page size is \(pageSize); it must be at least 1.")
+        }
+        let (first, overflow) = max(page, 0).multipliedReportingOverflow(by: pageSize)
+        var rows: [JSONValue] = []
+        var total = 0
+        try forEachSmartRow(sql, arguments: arguments) { row in
+            if !overflow, total >= first, total - first < pageSize { rows.append(.array(row)) }
+            total += 1
+            return true
+        }
+        return QueryPage(totalEntries: total, rows: rows)
     }
 
     /// The number of rows a Smart SQL statement returns.
     ///
     /// - Throws: as ``forEachSmartRow(_:arguments:_:)``.
     public func smartCount(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> Int {
-        throw StockpotError(.invalidQuery, "Smart SQL is not available yet.")
+        let values = try Self.sqlArguments(arguments)
+        let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
+        do {
+            return try SmartSQLQuery.count(sql, arguments: values, catalog: catalog)
+        } catch {
+            throw StockpotError(error)
+        }
+    }
+
+    /// Placeholder values: numbers, strings, booleans (as 1 and 0) and null.
+    private static func sqlArguments(_ arguments: [JSONValue]) throws(StockpotError) -> [SQLValue] {
+        var values: [SQLValue] = []
+        for (i, argument) in arguments.enumerated() {
+            switch argument {
+            case .null: values.append(.null)
+            case .bool(let flag): values.append(.integer(flag ? 1 : 0))
+            case .integer(let integer): values.append(.integer(integer))
+            case .double(let double): values.append(.real(double))
+            case .string(let text): values.append(.text(text))
+            case .array, .object:
+                throw StockpotError(.invalidQuery, "Argument \(i + 1) is an array or object; bind numbers, strings, booleans or null.")
+            }
+        }
+        return values
+    }
+
+    /// A row as JSON values; `{soup:_soup}` columns parsed into their documents.
+    private static func jsonRow(_ row: [SQLValue], documents: Set<Int>) throws(QueryError) -> [JSONValue] {
+        var values: [JSONValue] = []
+        values.reserveCapacity(row.count)
+        for (i, value) in row.enumerated() {
+            if documents.contains(i), case .text(let text) = value {
+                do {
+                    values.append(try DocumentDecoding.parse(Array(text.utf8)))
+                } catch {
+                    throw QueryError(.corruption, error.message)
+                }
+            } else {
+                values.append(value.jsonValue)
+            }
+        }
+        return values
     }
 }

@@ -42,7 +42,7 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         try Self.validate(spec)
         if spec.queryType == .match {
             // Straight from posting-list lengths when the expression is one term.
-            return try matchExpression(spec).count(in: try fullTextIndex())
+            return try matchExpression(spec).count(in: try soup.requiredFullTextIndex())
         }
         switch try select(spec) {
         case .all: return soup.entryIDs.count
@@ -81,17 +81,10 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             guard let pattern = LikePattern(key) else { throw .invalid("The like pattern \"\(key)\" is malformed.") }
             return try LikeSearch(soup: soup).select(path: path, pattern: pattern)
         case .match:
-            return .ordered(try matchExpression(spec).matchingIDs(in: try fullTextIndex()), bySpec: nil)
+            return .ordered(try matchExpression(spec).matchingIDs(in: try soup.requiredFullTextIndex()), bySpec: nil)
         case .smart:
             throw .invalid("A smart query is run with runSmartQuery, not as a soup query.")
         }
-    }
-
-    private func fullTextIndex() throws(QueryError) -> FullTextIndex {
-        guard let index = soup.fullTextIndex else {
-            throw .invalid("Soup \"\(soup.name)\" has no full_text index to match against.")
-        }
-        return index
     }
 
     /// The parsed `matchKey`, restricted to `indexPath`'s column when there is one.
@@ -99,29 +92,7 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         guard case .string(let text)? = spec.matchKey else {
             throw .invalid("A match query needs a matchKey string holding the expression.")
         }
-        var column: Int?
-        if let path = spec.indexPath {
-            guard let specIndex = soup.specIndex(forPath: path), let fullTextColumn = soup.fullTextColumn(ofSpec: specIndex)
-            else {
-                throw .invalid("The path \"\(path)\" has no full_text index in soup \"\(soup.name)\"; match needs one.")
-            }
-            // Restricting to the only column there is restricts nothing, and keeps counts on
-            // the posting-list fast path.
-            column = (try fullTextIndex()).columnCount == 1 ? nil : fullTextColumn
-        }
-        do {
-            return try MatchExpression(parsing: text, restrictTo: column) { reference in
-                // `{soup:path}`: this soup's name, then a full_text path.
-                guard let colon = reference.firstIndex(of: ":"),
-                    String(reference[..<colon]).utf8Equals(soup.name),
-                    let specIndex = soup.specIndex(forPath: String(reference[reference.index(after: colon)...]))
-                else { return nil }
-                return soup.fullTextColumn(ofSpec: specIndex)
-            }
-        } catch {
-            throw .invalid(
-                "The match expression is malformed at character \(error.characterOffset(in: text)): \(error.expected).")
-        }
+        return try soup.matchExpression(text, restrictedTo: spec.indexPath)
     }
 
     private func requiredPath(_ spec: QuerySpec) throws(QueryError) -> String {

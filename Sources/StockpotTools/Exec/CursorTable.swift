@@ -12,6 +12,8 @@ struct CursorTable {
         var soup: String?
         /// The query.
         var spec: QuerySpec
+        /// The values of a smart query's `?` placeholders.
+        var arguments: [JSONValue] = []
     }
 
     private var cursors: [Int64: Cursor] = [:]

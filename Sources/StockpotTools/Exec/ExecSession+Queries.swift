@@ -17,7 +17,7 @@ extension ExecSession {
                 .invalidQuery,
                 "runSmartQuery needs a querySpec with queryType \"smart\", not \"\(spec.queryType.rawValue)\"; use querySoup.")
         }
-        return try openCursor(CursorTable.Cursor(soup: nil, spec: spec))
+        return try openCursor(CursorTable.Cursor(soup: nil, spec: spec, arguments: try Self.smartArguments(arguments)))
     }
 
     func countQuery(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
@@ -27,7 +27,9 @@ extension ExecSession {
             throw StockpotError(
                 .invalidSoupName, "The argument \"soupName\" is missing; only a smart query may omit it.")
         }
-        return .integer(Int64(try count(CursorTable.Cursor(soup: name, spec: spec))))
+        let cursor = CursorTable.Cursor(
+            soup: spec.queryType == .smart ? nil : name, spec: spec, arguments: try Self.smartArguments(arguments))
+        return .integer(Int64(try count(cursor)))
     }
 
     func moveCursorToPageIndex(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
@@ -73,21 +75,31 @@ extension ExecSession {
     }
 
     private func page(_ index: Int, of cursor: CursorTable.Cursor) throws(StockpotError) -> QueryPage {
-        try store.query(cursor.spec, in: try Self.soup(of: cursor), page: index)
+        guard let soup = cursor.soup else {
+            return try store.smartQuery(
+                try Self.statement(of: cursor), arguments: cursor.arguments, page: index, pageSize: cursor.spec.pageSize)
+        }
+        return try store.query(cursor.spec, in: soup, page: index)
     }
 
     private func count(_ cursor: CursorTable.Cursor) throws(StockpotError) -> Int {
-        try store.count(cursor.spec, in: try Self.soup(of: cursor))
+        guard let soup = cursor.soup else {
+            return try store.smartCount(try Self.statement(of: cursor), arguments: cursor.arguments)
+        }
+        return try store.count(cursor.spec, in: soup)
     }
 
-    /// The soup a cursor's query runs in. The Store has no entry point yet for a smart query
-    /// that names its soups only in its SQL (nor for its `args`), so such a query fails here
-    /// with the `invalid_query` the store gives every smart query for now.
-    private static func soup(of cursor: CursorTable.Cursor) throws(StockpotError) -> String {
-        guard let soup = cursor.soup else {
-            throw StockpotError(.invalidQuery, "Smart SQL queries are not supported yet.")
+    /// The Smart SQL statement of a smart cursor's spec.
+    private static func statement(of cursor: CursorTable.Cursor) throws(StockpotError) -> String {
+        guard let statement = cursor.spec.smartSql else {
+            throw StockpotError(.invalidQuery, "A smart query needs the statement in querySpec.smartSql.")
         }
-        return soup
+        return statement
+    }
+
+    /// The `args` of a smart query (none when absent).
+    private static func smartArguments(_ arguments: ArgumentReader) throws(StockpotError) -> [JSONValue] {
+        try arguments.optionalArray("args") ?? []
     }
 
     /// `ceil(entries / pageSize)`, without overflow for any page size.

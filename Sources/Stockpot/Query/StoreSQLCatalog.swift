@@ -1,0 +1,25 @@
+// A store state's soups as Smart SQL reads them: each soup a `SoupQuerySource` that also hands
+// out stored entries.
+
+import StockpotJSON
+import StockpotQuery
+
+/// The soups of one store state, for Smart SQL.
+struct StoreSQLCatalog: SQLCatalog {
+    let state: StoreState
+    let read: (_ soup: UInt32, _ id: Int64) throws(StockpotError) -> EntryRecord?
+
+    func soup(named name: String) -> (any SQLSoup)? {
+        state.soup(named: name).map { SoupQuerySource(soup: $0, read: read) }
+    }
+}
+
+extension SoupQuerySource: SQLSoup {
+    func entryRecord(_ id: Int64) throws(QueryError) -> SQLEntryRecord? {
+        do {
+            return try read(soup.id, id).map { SQLEntryRecord(document: $0.document, created: $0.created) }
+        } catch {
+            throw QueryError(error.code == .ioError ? .ioError : .corruption, error.message)
+        }
+    }
+}

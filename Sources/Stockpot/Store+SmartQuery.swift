@@ -1,0 +1,41 @@
+// Smart SQL on the store itself: each call runs on a fresh consistent view (StoreView+SmartQuery).
+
+import StockpotJSON
+import StockpotQuery
+
+extension Store {
+    /// Runs a Smart SQL statement on the current state, calling `body` with each row until it
+    /// returns false. See ``StoreView/forEachSmartRow(_:arguments:_:)``.
+    public func forEachSmartRow(
+        _ sql: String, arguments: [JSONValue] = [], _ body: ([JSONValue]) -> Bool
+    ) throws(StockpotError) {
+        try view().forEachSmartRow(sql, arguments: arguments, body)
+    }
+
+    /// One page of a Smart SQL statement's rows. See
+    /// ``StoreView/smartQuery(_:arguments:page:pageSize:)``.
+    public func smartQuery(
+        _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int
+    ) throws(StockpotError) -> QueryPage {
+        try view().smartQuery(sql, arguments: arguments, page: page, pageSize: pageSize)
+    }
+
+    /// The number of rows of a Smart SQL statement. See ``StoreView/smartCount(_:arguments:)``.
+    public func smartCount(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> Int {
+        try view().smartCount(sql, arguments: arguments)
+    }
+
+    /// ``smartQuery(_:arguments:page:pageSize:)``, off the caller's executor.
+    public func smartQuery(
+        _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int
+    ) async throws(StockpotError) -> QueryPage {
+        try await offload { () throws(StockpotError) in
+            try self.smartQuery(sql, arguments: arguments, page: page, pageSize: pageSize)
+        }
+    }
+
+    /// ``smartCount(_:arguments:)``, off the caller's executor.
+    public func smartCount(_ sql: String, arguments: [JSONValue] = []) async throws(StockpotError) -> Int {
+        try await offload { () throws(StockpotError) in try self.smartCount(sql, arguments: arguments) }
+    }
+}

@@ -1,0 +1,128 @@
+// Walking the joined rows of one SELECT: a nested loop over its soups in FROM order, each
+// soup's candidates found through its access path, LEFT JOINs null-extended when no row
+// partners, and each condition checked as soon as the rows it reads are set.
+
+import StockpotIndex
+import StockpotJSON
+
+extension SQLExecutor {
+    /// Calls `body` with the frame holding each joined row that passes the conditions, until
+    /// `body` returns false.
+    func forEachJoinedRow(
+        _ select: BoundSelect, _ plan: SQLJoinPlan, _ body: () throws(QueryError) -> Bool
+    ) throws(QueryError) {
+        guard !select.tables.isEmpty else {
+            for condition in plan.constantConditions where !(try isTrue(condition)) { return }
+            _ = try body()
+            return
+        }
+        _ = try visit(level: 0, select, plan, body)
+    }
+
+    /// Joins the rows of level `level` and after; false when `body` asked to stop.
+    private func visit(
+        level: Int, _ select: BoundSelect, _ plan: SQLJoinPlan, _ body: () throws(QueryError) -> Bool
+    ) throws(QueryError) -> Bool {
+        if level == select.tables.count { return try body() }
+        let table = select.tables[level]
+        let step = plan.levels[level]
+        var partnered = false
+        var keepGoing = true
+        try forEachCandidate(step, table) { id throws(QueryError) -> Bool in
+            guard try setRow(table, id: id) else { return true }
+            for condition in step.joinConditions where !(try isTrue(condition)) { return true }
+            partnered = true
+            for condition in step.conditions where !(try isTrue(condition)) { return true }
+            keepGoing = try visit(level: level + 1, select, plan, body)
+            return keepGoing
+        }
+        guard keepGoing else { return false }
+        if step.isLeft, !partnered {
+            setNullRow(table)
+            for condition in step.conditions where !(try isTrue(condition)) { return true }
+            return try visit(level: level + 1, select, plan, body)
+        }
+        return true
+    }
+
+    /// Calls `body` with the id of each row the level's access path finds, until it returns
+    /// false.
+    private func forEachCandidate(
+        _ step: SQLJoinPlan.Level, _ table: BoundTable, _ body: (Int64) throws(QueryError) -> Bool
+    ) throws(QueryError) {
+        switch step.access {
+        case .scan:
+            try visitIndex(table.soup.entryIDs, 0..<table.soup.entryIDs.count, descending: false, body)
+        case .indexRange(_, let index, let bounds):
+            guard let range = try positions(in: index, bounds) else { return }
+            try visitIndex(index, range, descending: step.descending, body)
+        case .hashLookup(let field, let key, let conversion):
+            guard let value = try convertedKey(key, conversion) else { return }
+            for id in try hashTable(table, field: field)[value] ?? [] where !(try body(id)) { return }
+        case .match(let soup, let path, let key):
+            let value = try evaluate(key)
+            guard case .text(let text) = value else {
+                if value == .null { return }
+                throw .invalid("MATCH needs a text expression, not \(value).")
+            }
+            for id in try matchingIDs(text, soup: soup, slot: table.slot, path: path).sorted() where !(try body(id)) {
+                return
+            }
+        }
+    }
+
+    /// Visits the ids at `range` of `index`, ascending or descending.
+    private func visitIndex(
+        _ index: OrderedIndex, _ range: Range<Int>, descending: Bool, _ body: (Int64) throws(QueryError) -> Bool
+    ) throws(QueryError) {
+        guard !range.isEmpty else { return }
+        var remaining = range.count
+        var failure: QueryError?
+        let start = descending ? index.count - range.upperBound : range.lowerBound
+        index.forEach(from: start, descending: descending) { entry in
+            do throws(QueryError) {
+                remaining -= 1
+                return try body(entry.id) && remaining > 0
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The key of an index bound or hash lookup as the stored values compare with it; nil
+    /// when it is null (which no comparison matches).
+    private func convertedKey(_ key: BoundExpression, _ conversion: SQLAffinity?) throws(QueryError) -> SQLValue? {
+        var value = try evaluate(key)
+        if let conversion { value = value.applying(conversion) }
+        return value == .null ? nil : value
+    }
+
+    /// The positions of `index` whose values satisfy every bound; nil when none can.
+    func positions(in index: OrderedIndex, _ bounds: [IndexBound]) throws(QueryError) -> Range<Int>? {
+        var lower = 0
+        var upper = index.count
+        for bound in bounds {
+            guard let key = try convertedKey(bound.key, bound.conversion) else { return nil }
+            let value = key.indexValue
+            // Nulls sort first and satisfy no comparison.
+            let firstNonNull = index.upperBound(.null)
+            switch bound.op {
+            case .equal:
+                lower = max(lower, index.lowerBound(value))
+                upper = min(upper, index.upperBound(value))
+            case .greater: lower = max(lower, index.upperBound(value))
+            case .greaterOrEqual: lower = max(lower, index.lowerBound(value))
+            case .less:
+                lower = max(lower, firstNonNull)
+                upper = min(upper, index.lowerBound(value))
+            case .lessOrEqual:
+                lower = max(lower, firstNonNull)
+                upper = min(upper, index.upperBound(value))
+            default: break
+            }
+        }
+        return lower < upper ? lower..<upper : nil
+    }
+}

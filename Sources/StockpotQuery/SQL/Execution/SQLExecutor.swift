@@ -1,0 +1,206 @@
+// Runs a bound Smart SQL statement: joins its soups table by table (each found through its
+// access path), filters, groups and aggregates, removes duplicates, sorts, and pages. Rows
+// stream to the caller when nothing needs the whole result first (no sort, group or
+// DISTINCT, or a sort that an ordered index already gives).
+
+import StockpotIndex
+import StockpotJSON
+
+/// Executes bound statements over one frame of rows. Not thread-safe: one per run.
+final class SQLExecutor {
+    let frame: RowFrame
+    /// Row loaders by table slot, made on first use.
+    private var loaders: [Int: SQLTableLoader] = [:]
+    /// Parsed match expressions' results by slot, path and text.
+    private var matchCache: [MatchCacheKey: Set<Int64>] = [:]
+    /// Hash tables of unindexed fields by slot and field.
+    private var hashTables: [HashTableKey: [SQLValue: [Int64]]] = [:]
+
+    private struct MatchCacheKey: Hashable {
+        var slot: Int
+        var path: String?
+        var text: String
+    }
+
+    private struct HashTableKey: Hashable {
+        var slot: Int
+        var field: Int
+    }
+
+    init(frame: RowFrame) {
+        self.frame = frame
+    }
+
+    /// Runs `select`, calling `emit` with each result row until it returns false.
+    func run(_ select: BoundSelect, _ emit: ([SQLValue]) throws(QueryError) -> Bool) throws(QueryError) {
+        let plan = SQLJoinPlan(select)
+        try chooseLoader(select, plan)
+        if !select.isAggregate, !select.distinct, select.orderBy.isEmpty || plan.orderIsGiven {
+            try stream(select, plan, emit)
+            return
+        }
+        var rows = select.isAggregate ? try aggregatedRows(select, plan) : try collectedRows(select, plan)
+        if select.distinct {
+            var seen = Set<[SQLValue]>()
+            rows = rows.filter { seen.insert($0.values).inserted }
+        }
+        if !select.orderBy.isEmpty {
+            let descending = select.orderBy.map(\.descending)
+            rows.sort { a, b in
+                for (i, isDescending) in descending.enumerated() {
+                    let order = SQLValue.compare(a.sortKeys[i], b.sortKeys[i])
+                    if order != 0 { return isDescending ? order > 0 : order < 0 }
+                }
+                return false
+            }
+        }
+        var skipped = 0
+        var emitted = 0
+        for row in rows {
+            if skipped < select.offset {
+                skipped += 1
+                continue
+            }
+            if let limit = select.limit, emitted >= limit { return }
+            emitted += 1
+            guard try emit(row.values) else { return }
+        }
+    }
+
+    /// A result row with the values it sorts by.
+    struct ResultRow {
+        var values: [SQLValue]
+        var sortKeys: [SQLValue]
+    }
+
+    /// Rows straight to `emit`, in join order, offset and limit applied as they pass.
+    private func stream(
+        _ select: BoundSelect, _ plan: SQLJoinPlan, _ emit: ([SQLValue]) throws(QueryError) -> Bool
+    ) throws(QueryError) {
+        if select.limit == 0 { return }
+        var skipped = 0
+        var emitted = 0
+        try forEachJoinedRow(select, plan) { () throws(QueryError) -> Bool in
+            if skipped < select.offset {
+                skipped += 1
+                return true
+            }
+            var values: [SQLValue] = []
+            values.reserveCapacity(select.columns.count)
+            for column in select.columns { values.append(try evaluate(column)) }
+            emitted += 1
+            guard try emit(values) else { return false }
+            return select.limit.map { emitted < $0 } ?? true
+        }
+    }
+
+    /// Every joined row's result values and sort keys.
+    private func collectedRows(_ select: BoundSelect, _ plan: SQLJoinPlan) throws(QueryError) -> [ResultRow] {
+        var rows: [ResultRow] = []
+        try forEachJoinedRow(select, plan) { () throws(QueryError) -> Bool in
+            rows.append(try resultRow(select))
+            return true
+        }
+        return rows
+    }
+
+    /// The result values and sort keys for the frame's current rows.
+    func resultRow(_ select: BoundSelect) throws(QueryError) -> ResultRow {
+        var values: [SQLValue] = []
+        values.reserveCapacity(select.columns.count)
+        for column in select.columns { values.append(try evaluate(column)) }
+        var keys: [SQLValue] = []
+        keys.reserveCapacity(select.orderBy.count)
+        for term in select.orderBy { keys.append(try evaluate(term.expression)) }
+        return ResultRow(values: values, sortKeys: keys)
+    }
+
+    // MARK: Rows of tables
+
+    /// Reads the first soup's rows off its indexes when the statement visits enough of them
+    /// (and every field it reads is indexed); otherwise rows come from documents.
+    private func chooseLoader(_ select: BoundSelect, _ plan: SQLJoinPlan) throws(QueryError) {
+        guard let table = select.tables.first, loaders[table.slot] == nil, SQLColumnVectors.covers(table) else { return }
+        let rows: Int
+        switch plan.levels[0].access {
+        case .scan: rows = table.soup.entryIDs.count
+        case .indexRange(_, let index, let bounds) where plan.levels[0].access.isConstant:
+            rows = try positions(in: index, bounds)?.count ?? 0
+        default: return
+        }
+        // Streaming with a LIMIT may stop long before visiting them all.
+        if plan.orderIsGiven || (!select.isAggregate && !select.distinct && select.orderBy.isEmpty), select.limit != nil { return }
+        if SQLColumnVectors.pays(for: table, rows: rows) {
+            loaders[table.slot] = SQLTableLoader(table: table, fromIndexes: true)
+        }
+    }
+
+    /// The loader of a table's rows.
+    func loader(_ table: BoundTable) -> SQLTableLoader {
+        if let loader = loaders[table.slot] { return loader }
+        let loader = SQLTableLoader(table: table)
+        loaders[table.slot] = loader
+        return loader
+    }
+
+    /// Puts entry `id` of `table` in the frame; false when the entry does not exist.
+    func setRow(_ table: BoundTable, id: Int64) throws(QueryError) -> Bool {
+        guard let values = try loader(table).load(id) else { return false }
+        frame.ids[table.slot] = id
+        frame.values[table.slot] = values
+        return true
+    }
+
+    /// Puts the null row of a LEFT JOIN without a partner in the frame.
+    func setNullRow(_ table: BoundTable) {
+        frame.ids[table.slot] = nil
+        frame.values[table.slot] = []
+    }
+
+    /// The ids a match expression selects in a soup (cached by text).
+    func matchingIDs(_ text: String, soup: any SQLSoup, slot: Int, path: String?) throws(QueryError) -> Set<Int64> {
+        let key = MatchCacheKey(slot: slot, path: path, text: text)
+        if let ids = matchCache[key] { return ids }
+        let expression = try soup.matchExpression(text, restrictedTo: path)
+        let ids = Set(expression.matchingIDs(in: try soup.requiredFullTextIndex()))
+        matchCache[key] = ids
+        return ids
+    }
+
+    /// The hash table of one unindexed field of a table: value → ids (nulls left out).
+    func hashTable(_ table: BoundTable, field: Int) throws(QueryError) -> [SQLValue: [Int64]] {
+        let key = HashTableKey(slot: table.slot, field: field)
+        if let hashed = hashTables[key] { return hashed }
+        var hashed: [SQLValue: [Int64]] = [:]
+        let loader = loader(table)
+        var failure: QueryError?
+        table.soup.entryIDs.forEach { entry in
+            do throws(QueryError) {
+                guard let values = try loader.load(entry.id) else { return true }
+                if values[field] != .null { hashed[values[field], default: []].append(entry.id) }
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+        hashTables[key] = hashed
+        return hashed
+    }
+
+    /// The values of a subquery's only column, prepared for `IN` (an uncorrelated one is run
+    /// once).
+    func subqueryList(_ subquery: BoundSubquery, leftAffinity: SQLAffinity) throws(QueryError) -> SQLInList {
+        if !subquery.isCorrelated, let list = subquery.cachedList { return list }
+        var values: [SQLValue] = []
+        try run(subquery.select) { row throws(QueryError) -> Bool in
+            values.append(row[0])
+            return true
+        }
+        let affinity = SQLAffinity.inSubquery(left: leftAffinity, column: subquery.select.columns[0].affinity)
+        let list = SQLInList(values, affinity: affinity)
+        if !subquery.isCorrelated { subquery.cachedList = list }
+        return list
+    }
+}

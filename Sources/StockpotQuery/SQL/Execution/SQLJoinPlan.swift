@@ -1,0 +1,110 @@
+// The plan of one SELECT's FROM: for each soup in join order, the conditions checked when its
+// row is set and the access path that finds its rows; and whether an ordered index gives
+// ORDER BY's order, so that rows can stream and stop at LIMIT.
+
+import StockpotIndex
+
+/// How one SELECT walks its soups.
+struct SQLJoinPlan {
+    /// One soup of FROM.
+    struct Level {
+        /// Whether it is the right side of a LEFT JOIN.
+        var isLeft: Bool
+        /// A LEFT JOIN's `ON` conjuncts that the access path does not answer: whether a row
+        /// is a partner.
+        var joinConditions: [BoundExpression]
+        /// Conjuncts (of WHERE, and of inner joins' ON) that the access path does not answer,
+        /// checked once this soup's row is set.
+        var conditions: [BoundExpression]
+        /// How its rows are found.
+        var access: SQLAccessPath
+        /// Whether the access path answers every condition on the soup's rows.
+        var answersEverything: Bool { joinConditions.isEmpty && conditions.isEmpty }
+        /// Visit the access path's rows in descending order (an index order read backwards).
+        var descending = false
+    }
+
+    var levels: [Level] = []
+    /// Conditions of a SELECT without FROM (checked once).
+    var constantConditions: [BoundExpression] = []
+    /// Whether the rows come out in ORDER BY's order as they are found.
+    var orderIsGiven = false
+
+    init(_ select: BoundSelect) {
+        let slots = select.tables.map(\.slot)
+        func level(of condition: BoundExpression) -> Int {
+            let read = condition.referencedSlots
+            return slots.lastIndex(where: read.contains) ?? 0
+        }
+        var conditions = Array(repeating: [BoundExpression](), count: max(slots.count, 1))
+        var joinConditions = Array(repeating: [BoundExpression](), count: max(slots.count, 1))
+        for conjunct in Self.conjuncts(select.whereCondition) {
+            conditions[level(of: conjunct)].append(conjunct)
+        }
+        for (i, join) in select.joins.enumerated() {
+            for conjunct in Self.conjuncts(join.on) {
+                if join.kind == .left {
+                    joinConditions[i + 1].append(conjunct)
+                } else {
+                    conditions[max(level(of: conjunct), i + 1)].append(conjunct)
+                }
+            }
+        }
+        guard !select.tables.isEmpty else {
+            constantConditions = conditions[0]
+            return
+        }
+        for (i, table) in select.tables.enumerated() {
+            let isLeft = i > 0 && select.joins[i - 1].kind == .left
+            let later = Set(slots[i...])
+            let planner = SQLAccessPlanner(table: table, laterSlots: later)
+            let (access, answered) = planner.accessPath(for: isLeft ? joinConditions[i] : conditions[i])
+            func unanswered(_ list: [BoundExpression]) -> [BoundExpression] {
+                list.enumerated().filter { !answered.contains($0.offset) }.map(\.element)
+            }
+            levels.append(Level(
+                isLeft: isLeft, joinConditions: isLeft ? unanswered(joinConditions[i]) : [],
+                conditions: isLeft ? conditions[i] : unanswered(conditions[i]), access: access))
+        }
+        if !select.isAggregate, !select.distinct, let first = select.orderBy.first {
+            orderFromIndex(select, first)
+        }
+    }
+
+    /// Reads the first soup in an ordered index's order when that is ORDER BY's order: one
+    /// term on an indexed field of the first soup (or that and its `_soupEntryId` in the same
+    /// direction), and the first soup is found by a scan or a range of that same index.
+    private mutating func orderFromIndex(_ select: BoundSelect, _ first: (expression: BoundExpression, descending: Bool)) {
+        let table = select.tables[0]
+        guard case .column(let slot, let fieldIndex, _) = first.expression, slot == table.slot else { return }
+        let field = table.fields[fieldIndex]
+        if select.orderBy.count > 2 { return }
+        if select.orderBy.count == 2 {
+            let second = select.orderBy[1]
+            guard case .column(let secondSlot, let secondField, _) = second.expression, secondSlot == table.slot,
+                table.fields[secondField] == .entryID, second.descending == first.descending
+            else { return }
+        }
+        let planner = SQLAccessPlanner(table: table, laterSlots: Set(select.tables.map(\.slot)))
+        guard let index = planner.orderedIndex(of: field) else { return }
+        switch levels[0].access {
+        case .scan:
+            levels[0].access = .indexRange(field: field, index: index, bounds: [])
+        case .indexRange(let rangeField, _, _) where rangeField == field:
+            break
+        default:
+            return
+        }
+        levels[0].descending = first.descending
+        orderIsGiven = true
+    }
+
+    /// The operands of a chain of ANDs.
+    static func conjuncts(_ condition: BoundExpression?) -> [BoundExpression] {
+        guard let condition else { return [] }
+        if case .binary(.and, let left, let right) = condition {
+            return conjuncts(left) + conjuncts(right)
+        }
+        return [condition]
+    }
+}

@@ -1,0 +1,29 @@
+// What Smart SQL reads from a store: its soups by name, each a `QueryableSoup` (indexes,
+// ids) that also hands out an entry's stored bytes. The store implements it over one view.
+
+import StockpotJSON
+
+/// One stored entry as Smart SQL reads it.
+package struct SQLEntryRecord {
+    /// The document, compact UTF-8 JSON (with `_soupEntryId` and `_soupLastModifiedDate`).
+    package var document: [UInt8]
+    /// `_soupCreatedDate`.
+    package var created: Int64
+
+    package init(document: [UInt8], created: Int64) {
+        self.document = document
+        self.created = created
+    }
+}
+
+/// A soup as Smart SQL reads it.
+package protocol SQLSoup: QueryableSoup {
+    /// The stored entry `id`, or nil when there is none.
+    func entryRecord(_ id: Int64) throws(QueryError) -> SQLEntryRecord?
+}
+
+/// The soups of one consistent store state.
+package protocol SQLCatalog {
+    /// The soup named `name` (compared by bytes), or nil.
+    func soup(named name: String) -> (any SQLSoup)?
+}

@@ -1,0 +1,90 @@
+// Reads the fields a statement needs from one soup's entry: values of paths straight from the
+// stored bytes (one pass of the field extractor), system values from the record.
+
+import StockpotIndex
+import StockpotJSON
+
+/// Loads rows of one table of a bound statement.
+struct SQLTableLoader {
+    let table: BoundTable
+    /// Extracts every path field (specs, json paths, `_soupLastModifiedDate`) in one pass.
+    private let extractor: JSONFieldExtractor
+    /// For each field, where its value comes from.
+    private let sources: [Source]
+    /// Whether any field needs the stored record (not only the id).
+    private let needsRecord: Bool
+    /// The fields read off ordered indexes instead of documents, when chosen.
+    private let vectors: SQLColumnVectors?
+
+    private enum Source {
+        case entryID
+        case created
+        case document
+        case extracted(Int)
+    }
+
+    /// A loader of `table`'s rows; with `fromIndexes` (every field indexed), the values come
+    /// from the ordered indexes instead of the documents.
+    init(table: BoundTable, fromIndexes: Bool = false) {
+        self.table = table
+        vectors = fromIndexes ? SQLColumnVectors(table) : nil
+        var indexFields: [IndexField] = []
+        var sources: [Source] = []
+        for field in table.fields {
+            switch field {
+            case .entryID:
+                sources.append(.entryID)
+            case .created:
+                sources.append(.created)
+            case .document:
+                sources.append(.document)
+            case .lastModified:
+                indexFields.append(IndexField(path: JSONPath("_soupLastModifiedDate"), type: .json1))
+                sources.append(.extracted(indexFields.count - 1))
+            case .json(let path):
+                indexFields.append(IndexField(path: JSONPath(path), type: .json1))
+                sources.append(.extracted(indexFields.count - 1))
+            case .spec(let position):
+                let spec = table.soup.indexedFields[position]
+                indexFields.append(IndexField(path: JSONPath(spec.path), type: spec.type))
+                sources.append(.extracted(indexFields.count - 1))
+            }
+        }
+        extractor = JSONFieldExtractor(fields: indexFields)
+        self.sources = sources
+        needsRecord = sources.contains { if case .entryID = $0 { return false } else { return true } }
+    }
+
+    /// The values of entry `id`'s fields, in the table's field order; nil when the entry does
+    /// not exist.
+    func load(_ id: Int64) throws(QueryError) -> [SQLValue]? {
+        guard needsRecord else { return sources.map { _ in .integer(id) } }
+        if let vectors { return vectors.values(of: id) }
+        guard let record = try table.soup.entryRecord(id) else { return nil }
+        var extracted: [IndexValue] = []
+        if !extractor.fields.isEmpty {
+            var failure: JSONError?
+            record.document.withUnsafeBytes { bytes in
+                do throws(JSONError) {
+                    try extractor.extractIndexValues(from: bytes, into: &extracted)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure {
+                throw QueryError(.corruption, "Entry \(id) of soup \"\(table.soup.name)\" is not readable JSON: \(failure).")
+            }
+        }
+        var values: [SQLValue] = []
+        values.reserveCapacity(sources.count)
+        for source in sources {
+            switch source {
+            case .entryID: values.append(.integer(id))
+            case .created: values.append(.integer(record.created))
+            case .document: values.append(.text(String(decoding: record.document, as: UTF8.self)))
+            case .extracted(let index): values.append(SQLValue(extracted[index]))
+            }
+        }
+        return values
+    }
+}

@@ -1,0 +1,299 @@
+// Smart SQL's operators with SQLite's precedence and grouping. Operators are kept on an
+// explicit stack (operator precedence parsing), so a long chain `a OR b OR ...` or `- - - 1`
+// costs no recursion; only parentheses and the operands of BETWEEN, IS, LIKE, IN and MATCH
+// descend. SQLite's levels, loosest first (parse.y): OR; AND; NOT (prefix);
+// = == != <> IS IN LIKE GLOB MATCH BETWEEN ISNULL NOTNULL; < <= > >=; ESCAPE; bitwise; + -;
+// * / %; || -> ->>; COLLATE; unary - + ~.
+
+/// An expression with the height of its tree (a leaf is 1), checked against SQLite's limit.
+struct Parsed {
+    var expression: SQLExpression
+    var height: Int
+}
+
+/// SQLite's binding levels, loosest first.
+enum SQLLevel {
+    static let or = 1, and = 2, not = 3, equality = 4, comparison = 5, additive = 8
+    static let multiplicative = 9, concatenation = 10, unary = 12
+}
+
+extension SQLParser {
+    /// An operator waiting on the stack for its right operand to be complete.
+    struct PendingOperator {
+        enum Operator {
+            case binary(SQLBinaryOperator)
+            case prefix(SQLUnaryOperator)
+        }
+        var op: Operator
+        var level: Int
+        /// Where a prefix operator's token starts.
+        var position: Int
+    }
+
+    /// A full expression.
+    mutating func parseExpression() throws(SQLSyntaxError) -> Parsed {
+        try parseOperand(above: SQLLevel.or)
+    }
+
+    /// An expression that ends at the first operator looser than `minimumLevel` — unless a
+    /// prefix NOT inside it is still open, which, as in SQLite's grammar, takes every operator
+    /// tighter than NOT into its own operand (`x IS NOT NOT 1 = 1` is `x IS NOT (NOT (1 = 1))`).
+    mutating func parseOperand(above minimumLevel: Int) throws(SQLSyntaxError) -> Parsed {
+        nesting += 1
+        defer { nesting -= 1 }
+        guard nesting <= Self.maximumNesting else { throw tooDeep() }
+        var operands: [Parsed] = []
+        var operators: [PendingOperator] = []
+        operands: while true {
+            // Operand position: prefix operators, then a primary.
+            prefixes: while true {
+                let token = current
+                let op: SQLUnaryOperator
+                switch token.kind {
+                case .minus: op = .negate
+                case .plus: op = .plus
+                case .keyword(.not): op = .not
+                case .bitwise: throw unsupported("Bitwise operators")
+                default: break prefixes
+                }
+                operators.append(PendingOperator(
+                    op: .prefix(op), level: op == .not ? SQLLevel.not : SQLLevel.unary,
+                    position: token.start))
+                advance()
+            }
+            operands.append(try parsePrimary())
+            // Infix position: operators that complete in place, until a binary operator.
+            while true {
+                let token = current
+                guard let level = infixLevel(token) else { break operands }
+                try reduce(&operands, &operators, downTo: level)
+                if operators.isEmpty && level < minimumLevel { break operands }
+                if let binary = binaryOperator(token) {
+                    advance()
+                    operators.append(PendingOperator(op: .binary(binary), level: level, position: token.start))
+                    continue operands
+                }
+                let left = operands.removeLast()
+                operands.append(try parsePostfix(left))
+            }
+        }
+        try reduce(&operands, &operators, downTo: 0)
+        return operands[0]
+    }
+
+    /// Applies the stacked operators whose level is at least `level`.
+    mutating func reduce(
+        _ operands: inout [Parsed], _ operators: inout [PendingOperator], downTo level: Int
+    ) throws(SQLSyntaxError) {
+        while let top = operators.last, top.level >= level {
+            operators.removeLast()
+            let right = operands.removeLast()
+            switch top.op {
+            case .prefix(let op):
+                operands.append(try prefix(op, right, at: top.position))
+            case .binary(let op):
+                let left = operands.removeLast()
+                operands.append(try node(.binary(op, left.expression, right.expression), at: left.expression.position, left, right))
+            }
+        }
+    }
+
+    /// A prefix operator applied; `-` before the literal 9223372036854775808 is Int64.min, as
+    /// in SQLite (the literal alone is too large for an integer and reads as a real).
+    mutating func prefix(_ op: SQLUnaryOperator, _ operand: Parsed, at position: Int) throws(SQLSyntaxError) -> Parsed {
+        if op == .negate, case .literal(.real) = operand.expression.kind,
+            int64MinMagnitudes.contains(operand.expression.position) {
+            return Parsed(expression: SQLExpression(.literal(.integer(.min)), at: position), height: 1)
+        }
+        return try node(.unary(op, operand.expression), at: position, operand)
+    }
+
+    /// The level of the operator at `token` when it is one in infix position.
+    mutating func infixLevel(_ token: SQLToken) -> Int? {
+        switch token.kind {
+        case .keyword(.or): SQLLevel.or
+        case .keyword(.and): SQLLevel.and
+        case .equal, .notEqual, .keyword(.is), .keyword(.in), .keyword(.like), .keyword(.glob),
+            .keyword(.regexp), .keyword(.match), .keyword(.between), .keyword(.isnull),
+            .keyword(.notnull), .keyword(.not):
+            SQLLevel.equality
+        case .less, .lessOrEqual, .greater, .greaterOrEqual: SQLLevel.comparison
+        case .bitwise: 7
+        case .plus, .minus: SQLLevel.additive
+        case .star, .slash, .percent: SQLLevel.multiplicative
+        case .concatenate, .jsonArrow: SQLLevel.concatenation
+        case .keyword(.collate): 11
+        default: nil
+        }
+    }
+
+    /// The binary operator at `token`, or nil for an operator with its own grammar.
+    func binaryOperator(_ token: SQLToken) -> SQLBinaryOperator? {
+        switch token.kind {
+        case .keyword(.or): .or
+        case .keyword(.and): .and
+        case .equal: .equal
+        case .notEqual: .notEqual
+        case .less: .less
+        case .lessOrEqual: .lessOrEqual
+        case .greater: .greater
+        case .greaterOrEqual: .greaterOrEqual
+        case .plus: .add
+        case .minus: .subtract
+        case .star: .multiply
+        case .slash: .divide
+        case .percent: .remainder
+        case .concatenate: .concatenate
+        default: nil
+        }
+    }
+
+    /// The operators that complete in place after their left operand: IS [NOT] [DISTINCT
+    /// FROM], ISNULL, NOTNULL, [NOT] NULL, [NOT] IN, [NOT] LIKE [ESCAPE], [NOT] BETWEEN,
+    /// [NOT] MATCH; and the unsupported ones (bitwise, COLLATE, GLOB, REGEXP, -> ->>).
+    mutating func parsePostfix(_ left: Parsed) throws(SQLSyntaxError) -> Parsed {
+        let token = current
+        let start = left.expression.position
+        switch token.kind {
+        case .bitwise: throw unsupported("Bitwise operators")
+        case .jsonArrow: throw unsupported("The -> and ->> operators", "; name a value with {soup:path}")
+        case .keyword(.collate): throw unsupported("COLLATE")
+        case .keyword(.glob), .keyword(.regexp): throw unsupported(text(of: token).uppercased(), "; use LIKE")
+        case .keyword(.isnull):
+            advance()
+            return try node(.isNull(left.expression, negated: false), at: start, left)
+        case .keyword(.notnull):
+            advance()
+            return try node(.isNull(left.expression, negated: true), at: start, left)
+        case .keyword(.is):
+            advance()
+            return try parseIs(left)
+        case .keyword(.not):
+            advance()
+            let next = current
+            switch next.kind {
+            case .keyword(.null):
+                advance()
+                return try node(.isNull(left.expression, negated: true), at: start, left)
+            case .keyword(.in), .keyword(.like), .keyword(.between), .keyword(.match):
+                return try parseNegatable(left, negated: true)
+            case .keyword(.glob), .keyword(.regexp):
+                throw unsupported(text(of: next).uppercased(), "; use LIKE")
+            default:
+                throw failure(expected: "IN, LIKE, BETWEEN, MATCH or NULL after NOT")
+            }
+        default:
+            return try parseNegatable(left, negated: false)
+        }
+    }
+
+    /// x IS [NOT] y, x IS [NOT] DISTINCT FROM y. With NULL on the right it is IS [NOT] NULL;
+    /// with TRUE or FALSE written on the right it tests truth, as in SQLite 3.23+ (`2 IS TRUE`
+    /// is 1, `NULL IS NOT FALSE` is 1), built from NOT: `x IS TRUE` is `(NOT NOT x) IS 1`,
+    /// `x IS FALSE` is `(NOT x) IS 1`.
+    mutating func parseIs(_ left: Parsed) throws(SQLSyntaxError) -> Parsed {
+        let start = left.expression.position
+        var negated = accept(.not)
+        if accept(.distinct) {
+            try expect(.from, "FROM after IS DISTINCT")
+            negated.toggle()
+        }
+        let right = try parseOperand(above: SQLLevel.comparison)
+        switch right.expression.kind {
+        case .literal(.null):
+            return try node(.isNull(left.expression, negated: negated), at: start, left, right)
+        case .literal(.integer(let value)) where booleanLiterals.contains(right.expression.position):
+            var truth = try node(.unary(.not, left.expression), at: start, left)
+            if value == 1 { truth = try node(.unary(.not, truth.expression), at: start, truth) }
+            let one = Parsed(expression: SQLExpression(.literal(.integer(1)), at: right.expression.position), height: 1)
+            return try node(.binary(negated ? .isNot : .isOperator, truth.expression, one.expression), at: start, truth, one)
+        default:
+            return try node(.binary(negated ? .isNot : .isOperator, left.expression, right.expression), at: start, left, right)
+        }
+    }
+
+    /// [NOT] IN (...), [NOT] LIKE p [ESCAPE e], [NOT] BETWEEN a AND b, [NOT] MATCH e, at the
+    /// keyword. `x NOT MATCH e` is `NOT (x MATCH e)`.
+    mutating func parseNegatable(_ left: Parsed, negated: Bool) throws(SQLSyntaxError) -> Parsed {
+        let token = current
+        let start = left.expression.position
+        advance()
+        switch token.kind {
+        case .keyword(.in):
+            return try parseIn(left, negated: negated)
+        case .keyword(.like):
+            let pattern = try parseOperand(above: SQLLevel.comparison)
+            var escape: Parsed?
+            if accept(.escape) { escape = try parseOperand(above: SQLLevel.comparison) }
+            return try node(
+                .like(left.expression, pattern: pattern.expression, escape: escape?.expression, negated: negated),
+                at: start, left, pattern, escape)
+        case .keyword(.between):
+            // The low bound stops at AND (SQLite's BETWEEN binds its AND); the high bound at
+            // the first operator as loose as BETWEEN.
+            let low = try parseOperand(above: SQLLevel.equality)
+            try expect(.and, "AND after the BETWEEN low bound")
+            let high = try parseOperand(above: SQLLevel.comparison)
+            return try node(
+                .between(left.expression, low: low.expression, high: high.expression, negated: negated),
+                at: start, left, low, high)
+        case .keyword(.match):
+            let target: SQLMatchTarget
+            switch left.expression.kind {
+            case .path(let reference): target = .path(reference)
+            case .name(let name): target = .soup(qualifier: name, position: start)
+            default:
+                throw failure(
+                    at: token, expected: nil,
+                    detail: "MATCH searches {soup}, an alias or {soup:path}; put one of them on its left")
+            }
+            let pattern = try parseOperand(above: SQLLevel.comparison)
+            let match = try node(.match(target, pattern.expression), at: start, left, pattern)
+            return negated ? try node(.unary(.not, match.expression), at: start, match) : match
+        default:
+            throw failure(at: token, expected: "an operator")
+        }
+    }
+
+    /// ( ) | ( e, ... ) | ( SELECT ... ), after IN.
+    mutating func parseIn(_ left: Parsed, negated: Bool) throws(SQLSyntaxError) -> Parsed {
+        let start = left.expression.position
+        try expect(.leftParenthesis, "( after IN")
+        if at(.select) {
+            let (select, height, follow) = try parseSelect()
+            try expect(.rightParenthesis, Self.either(follow, ")"))
+            return try node(.inSelect(left.expression, select, negated: negated), at: start, left,
+                            Parsed(expression: left.expression, height: height))
+        }
+        var items: [SQLExpression] = []
+        var height = left.height
+        if !accept(.rightParenthesis) {
+            repeat {
+                let item = try parseExpression()
+                height = max(height, item.height)
+                items.append(item.expression)
+            } while accept(.comma)
+            try expect(.rightParenthesis, "a comma or )")
+        }
+        return try node(.inList(left.expression, items, negated: negated), at: start,
+                        Parsed(expression: left.expression, height: height))
+    }
+
+    /// A node over `children`, one higher than the tallest.
+    mutating func node(
+        _ kind: SQLExpression.Kind, at position: Int, _ children: Parsed?...
+    ) throws(SQLSyntaxError) -> Parsed {
+        var height = 0
+        for child in children { if let child { height = max(height, child.height) } }
+        guard height < Self.maximumExpressionHeight else { throw tooDeep() }
+        return Parsed(expression: SQLExpression(kind, at: position), height: height + 1)
+    }
+
+    /// The error for input nested deeper than the limits.
+    mutating func tooDeep() -> SQLSyntaxError {
+        failure(
+            expected: nil,
+            detail: "the expression is nested too deeply (at most \(Self.maximumNesting) levels of "
+                + "parentheses and \(Self.maximumExpressionHeight) of operators); simplify it")
+    }
+}
