@@ -57,7 +57,7 @@ enum SmartSQLFixture {
         for (number, name) in names.enumerated() {
             var soup = try register(name, table: "TABLE_\(number + 1)", store: store, oracle: oracle, &random)
             soup.entryCount =
-                number == 0 ? 15 + random.below(20) : number == large ? 200 + random.below(100) : 50 + random.below(100)
+                number == 0 ? 15 + random.below(20) : number == large ? 150 + random.below(80) : 40 + random.below(70)
             try fill(soup, count: soup.entryCount, store: store, oracle: oracle, &random)
             soups.append(soup)
         }

@@ -11,7 +11,7 @@ struct SmartSQLGenerator {
     let schema: SmartSQLSchema
 
     /// The largest product of the sizes of the soups in one FROM.
-    static let maximumPairs = 40_000
+    static let maximumPairs = 15_000
 
     init(seed: UInt64, schema: SmartSQLSchema) {
         random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 0xA5A5)
