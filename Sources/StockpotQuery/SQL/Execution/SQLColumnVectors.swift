@@ -39,9 +39,11 @@ struct SQLColumnVectors {
             guard field != .entryID, let index = planner.orderedIndex(of: field) else { return .entryID }
             if dense {
                 var values = [SQLValue](repeating: .null, count: Int(maxID) + 1)
-                index.forEach { entry in
-                    if entry.id >= 0, entry.id <= maxID { values[Int(entry.id)] = SQLValue(entry.value) }
-                    return true
+                values.withUnsafeMutableBufferPointer { buffer in
+                    index.forEach { entry in
+                        if entry.id >= 0, entry.id <= maxID { buffer[Int(entry.id)] = SQLValue(entry.value) }
+                        return true
+                    }
                 }
                 return .dense(values)
             }
@@ -55,14 +57,32 @@ struct SQLColumnVectors {
         }
     }
 
-    /// The field values of entry `id`.
-    func values(of id: Int64) -> [SQLValue] {
-        columns.map { column in
+    /// Appends the field values of entry `id` to `values`.
+    func append(_ id: Int64, to values: inout [SQLValue]) {
+        for column in columns {
             switch column {
-            case .entryID: return .integer(id)
-            case .dense(let values): return id >= 0 && id < Int64(values.count) ? values[Int(id)] : .null
-            case .sparse(let values): return values[id] ?? .null
+            case .entryID: values.append(.integer(id))
+            case .dense(let column): values.append(id >= 0 && id < Int64(column.count) ? column[Int(id)] : .null)
+            case .sparse(let column): values.append(column[id] ?? .null)
             }
+        }
+    }
+
+    /// Vectors built on first use, so that a plan that never reads a row (a count answered
+    /// by an index) never builds them.
+    final class Lazy {
+        private let table: BoundTable
+        private var built: SQLColumnVectors?
+
+        init(_ table: BoundTable) {
+            self.table = table
+        }
+
+        var vectors: SQLColumnVectors {
+            if let built { return built }
+            let vectors = SQLColumnVectors(table)
+            built = vectors
+            return vectors
         }
     }
 }

@@ -1,15 +1,15 @@
 // GROUP BY and aggregates: rows are grouped by their GROUP BY values, each group feeds its
 // aggregates' accumulators, and the group's last row stands for it in the select list (as
-// SQLite's bare columns do). A statement with aggregates and no GROUP BY has one group, even
-// over no rows.
+// SQLite's bare columns do). When the rows arrive in the order of the one GROUP BY value (an
+// ordered index gives it), each group is finished when the value changes, without hashing.
+// A statement with aggregates and no GROUP BY has one group, even over no rows.
 
 extension SQLExecutor {
     /// One group being accumulated.
     private struct Group {
         var accumulators: [SQLAccumulator]
-        /// The group's last row, per slot of the statement's soups.
-        var ids: [Int64?]
-        var values: [[SQLValue]]
+        /// The ids of the group's last row, per soup of the statement (nil: a null row).
+        var lastIDs: [Int64?]
     }
 
     /// The result rows of an aggregate statement, one per group that passes HAVING.
@@ -20,9 +20,28 @@ extension SQLExecutor {
             return [try resultRow(select)]
         }
         let slots = select.tables.map(\.slot)
+        func newGroup() -> Group {
+            Group(accumulators: select.aggregates.map { SQLAccumulator($0.function, distinct: $0.distinct) }, lastIDs: [])
+        }
+        var rows: [ResultRow] = []
         var groupNumbers: [[SQLValue]: Int] = [:]
         var groups: [Group] = []
+        // Contiguous groups: the current one and its key.
+        var current: (key: SQLValue, group: Group)?
         try forEachJoinedRow(select, plan) { () throws(QueryError) -> Bool in
+            if plan.groupsAreContiguous {
+                let key = try evaluate(select.groupBy[0])
+                if let (currentKey, group) = current, SQLValue.compare(currentKey, key) != 0 {
+                    // Finishing puts the group's last row in the frame; this row comes back after.
+                    let rowIDs = slots.map { frame.ids[$0] }
+                    if let row = try finish(group, select) { rows.append(row) }
+                    try restore(rowIDs, select)
+                    current = nil
+                }
+                if current == nil { current = (key, newGroup()) }
+                try accumulate(&current!.group, select, slots)
+                return true
+            }
             var key: [SQLValue] = []
             key.reserveCapacity(select.groupBy.count)
             for term in select.groupBy { key.append(try evaluate(term)) }
@@ -32,41 +51,60 @@ extension SQLExecutor {
             } else {
                 number = groups.count
                 groupNumbers[key] = number
-                groups.append(Group(
-                    accumulators: select.aggregates.map { SQLAccumulator($0.function, distinct: $0.distinct) },
-                    ids: [], values: []))
+                groups.append(newGroup())
             }
-            for (i, aggregate) in select.aggregates.enumerated() {
-                let value = try aggregate.argument.map { e throws(QueryError) in try evaluate(e) } ?? .null
-                groups[number].accumulators[i].add(value)
-            }
-            groups[number].ids = slots.map { frame.ids[$0] }
-            groups[number].values = slots.map { frame.values[$0] }
+            try accumulate(&groups[number], select, slots)
             return true
         }
-        if groups.isEmpty, select.groupBy.isEmpty {
-            groups.append(Group(
-                accumulators: select.aggregates.map { SQLAccumulator($0.function, distinct: $0.distinct) },
-                ids: slots.map { _ in nil }, values: slots.map { _ in [] }))
+        if let (_, group) = current {
+            if let row = try finish(group, select) { rows.append(row) }
         }
-        var rows: [ResultRow] = []
-        rows.reserveCapacity(groups.count)
+        if rows.isEmpty, groups.isEmpty, select.groupBy.isEmpty {
+            groups.append(Group(accumulators: newGroup().accumulators, lastIDs: slots.map { _ in nil }))
+        }
+        rows.reserveCapacity(rows.count + groups.count)
         for group in groups {
-            for (i, slot) in slots.enumerated() {
-                frame.ids[slot] = group.ids[i]
-                frame.values[slot] = group.values[i]
-            }
-            for (i, aggregate) in select.aggregates.enumerated() {
-                do {
-                    frame.aggregateValues[aggregate.slot] = try group.accumulators[i].result()
-                } catch {
-                    throw .invalid(error.message)
-                }
-            }
-            if let having = select.having, !(try isTrue(having)) { continue }
-            rows.append(try resultRow(select))
+            if let row = try finish(group, select) { rows.append(row) }
         }
         return rows
+    }
+
+    /// Feeds the frame's current row to a group.
+    private func accumulate(_ group: inout Group, _ select: BoundSelect, _ slots: [Int]) throws(QueryError) {
+        for (i, aggregate) in select.aggregates.enumerated() {
+            let value = try aggregate.argument.map { e throws(QueryError) in try evaluate(e) } ?? .null
+            group.accumulators[i].add(value)
+        }
+        if group.lastIDs.count != slots.count {
+            group.lastIDs = slots.map { frame.ids[$0] }
+        } else {
+            for (i, slot) in slots.enumerated() { group.lastIDs[i] = frame.ids[slot] }
+        }
+    }
+
+    /// Puts the rows with these ids (nil: a null row) back in the frame, per soup.
+    private func restore(_ ids: [Int64?], _ select: BoundSelect) throws(QueryError) {
+        for (i, table) in select.tables.enumerated() {
+            if let id = ids[i] {
+                if frame.ids[table.slot] != id { _ = try setRow(table, id: id) }
+            } else {
+                setNullRow(table)
+            }
+        }
+    }
+
+    /// A group's result row, with its last row back in the frame; nil when HAVING drops it.
+    private func finish(_ group: Group, _ select: BoundSelect) throws(QueryError) -> ResultRow? {
+        try restore(group.lastIDs, select)
+        for (i, aggregate) in select.aggregates.enumerated() {
+            do {
+                frame.aggregateValues[aggregate.slot] = try group.accumulators[i].result()
+            } catch {
+                throw .invalid(error.message)
+            }
+        }
+        if let having = select.having, !(try isTrue(having)) { return nil }
+        return try resultRow(select)
     }
 }
 

@@ -145,9 +145,9 @@ final class SQLExecutor {
 
     /// Puts entry `id` of `table` in the frame; false when the entry does not exist.
     func setRow(_ table: BoundTable, id: Int64) throws(QueryError) -> Bool {
-        guard let values = try loader(table).load(id) else { return false }
+        let loader = loader(table)
+        guard try loader.load(id, into: &frame.values[table.slot]) else { return false }
         frame.ids[table.slot] = id
-        frame.values[table.slot] = values
         return true
     }
 
@@ -174,9 +174,10 @@ final class SQLExecutor {
         var hashed: [SQLValue: [Int64]] = [:]
         let loader = loader(table)
         var failure: QueryError?
+        var values: [SQLValue] = []
         table.soup.entryIDs.forEach { entry in
             do throws(QueryError) {
-                guard let values = try loader.load(entry.id) else { return true }
+                guard try loader.load(entry.id, into: &values) else { return true }
                 if values[field] != .null { hashed[values[field], default: []].append(entry.id) }
                 return true
             } catch {

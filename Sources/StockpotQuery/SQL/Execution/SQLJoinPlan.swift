@@ -29,6 +29,9 @@ struct SQLJoinPlan {
     var constantConditions: [BoundExpression] = []
     /// Whether the rows come out in ORDER BY's order as they are found.
     var orderIsGiven = false
+    /// Whether the rows come out in the order of the one GROUP BY value, so each group's
+    /// rows are contiguous.
+    var groupsAreContiguous = false
 
     init(_ select: BoundSelect) {
         let slots = select.tables.map(\.slot)
@@ -69,6 +72,28 @@ struct SQLJoinPlan {
         if !select.isAggregate, !select.distinct, let first = select.orderBy.first {
             orderFromIndex(select, first)
         }
+        if select.isAggregate, select.groupBy.count == 1 {
+            groupFromIndex(select)
+        }
+    }
+
+    /// Reads the first soup in the order of an ordered index on the one GROUP BY value, when
+    /// the soup is found by a scan or a range of that index.
+    private mutating func groupFromIndex(_ select: BoundSelect) {
+        let table = select.tables[0]
+        guard case .column(let slot, let fieldIndex, _) = select.groupBy[0], slot == table.slot else { return }
+        let field = table.fields[fieldIndex]
+        let planner = SQLAccessPlanner(table: table, laterSlots: Set(select.tables.map(\.slot)))
+        guard let index = planner.orderedIndex(of: field) else { return }
+        switch levels[0].access {
+        case .scan:
+            levels[0].access = .indexRange(field: field, index: index, bounds: [])
+        case .indexRange(let rangeField, _, _) where rangeField == field:
+            break
+        default:
+            return
+        }
+        groupsAreContiguous = true
     }
 
     /// Reads the first soup in an ordered index's order when that is ORDER BY's order: one

@@ -14,7 +14,8 @@ struct SQLTableLoader {
     /// Whether any field needs the stored record (not only the id).
     private let needsRecord: Bool
     /// The fields read off ordered indexes instead of documents, when chosen.
-    private let vectors: SQLColumnVectors?
+    private var vectors: SQLColumnVectors? { vectorStorage?.vectors }
+    private let vectorStorage: SQLColumnVectors.Lazy?
 
     private enum Source {
         case entryID
@@ -27,7 +28,7 @@ struct SQLTableLoader {
     /// from the ordered indexes instead of the documents.
     init(table: BoundTable, fromIndexes: Bool = false) {
         self.table = table
-        vectors = fromIndexes ? SQLColumnVectors(table) : nil
+        vectorStorage = fromIndexes ? SQLColumnVectors.Lazy(table) : nil
         var indexFields: [IndexField] = []
         var sources: [Source] = []
         for field in table.fields {
@@ -55,12 +56,19 @@ struct SQLTableLoader {
         needsRecord = sources.contains { if case .entryID = $0 { return false } else { return true } }
     }
 
-    /// The values of entry `id`'s fields, in the table's field order; nil when the entry does
-    /// not exist.
-    func load(_ id: Int64) throws(QueryError) -> [SQLValue]? {
-        guard needsRecord else { return sources.map { _ in .integer(id) } }
-        if let vectors { return vectors.values(of: id) }
-        guard let record = try table.soup.entryRecord(id) else { return nil }
+    /// Replaces `values` with entry `id`'s field values, in the table's field order; false
+    /// when the entry does not exist. Reuses the array's storage.
+    func load(_ id: Int64, into values: inout [SQLValue]) throws(QueryError) -> Bool {
+        values.removeAll(keepingCapacity: true)
+        guard needsRecord else {
+            for _ in sources { values.append(.integer(id)) }
+            return true
+        }
+        if let vectors {
+            vectors.append(id, to: &values)
+            return true
+        }
+        guard let record = try table.soup.entryRecord(id) else { return false }
         var extracted: [IndexValue] = []
         if !extractor.fields.isEmpty {
             var failure: JSONError?
@@ -75,8 +83,6 @@ struct SQLTableLoader {
                 throw QueryError(.corruption, "Entry \(id) of soup \"\(table.soup.name)\" is not readable JSON: \(failure).")
             }
         }
-        var values: [SQLValue] = []
-        values.reserveCapacity(sources.count)
         for source in sources {
             switch source {
             case .entryID: values.append(.integer(id))
@@ -85,6 +91,6 @@ struct SQLTableLoader {
             case .extracted(let index): values.append(SQLValue(extracted[index]))
             }
         }
-        return values
+        return true
     }
 }
