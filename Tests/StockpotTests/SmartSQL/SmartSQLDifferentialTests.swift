@@ -33,16 +33,24 @@ import Testing
             var paging = SplitMix64(seed: seed ^ 0x00C0_FFEE)
             let view = store.view()
             var differences = 0
+            var profile = SmartSQLProfile(enabled: ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_PROFILE"] != nil)
+            defer { profile.print(seed: seed) }
             for number in 0..<Self.roundsPerSeed {
                 let testCase = SmartSQLCase(generator.statement(), schema: schema)
                 let expected: [[JSONValue]]
-                switch testCase.expectedRows(oracle) {
+                let started = ContinuousClock.now
+                let oracleResult = testCase.expectedRows(oracle)
+                let oracleTime = ContinuousClock.now - started
+                switch oracleResult {
                 case .success(let rows): expected = rows
                 case .failure(let error):
                     Issue.record("generator bug: SQLite rejects seed \(seed) query \(number): \(error.message)\n  \(testCase.sqliteText)\n  stockpot: \(testCase.stockpotText)")
                     return
                 }
-                if let difference = Self.difference(testCase, expected: expected, view: view, paging: &paging, number: number) {
+                let stockpotStarted = ContinuousClock.now
+                let difference = Self.difference(testCase, expected: expected, view: view, paging: &paging, number: number)
+                profile.record(testCase, rows: expected.count, oracle: oracleTime, stockpot: ContinuousClock.now - stockpotStarted)
+                if let difference {
                     Issue.record(Comment(rawValue: SmartSQLComparison.report(
                         difference.title, seed: seed, number: number, testCase, expected: expected, actual: difference.actual)))
                     differences += 1
@@ -97,5 +105,35 @@ import Testing
             return ("smartCount/smartQuery threw", "error \(error)")
         }
         return nil
+    }
+}
+
+/// With STOCKPOT_SMARTSQL_PROFILE set: time on each side, how many statements return rows,
+/// and the slowest statements on the Stockpot side.
+struct SmartSQLProfile {
+    let enabled: Bool
+    var oracle = Duration.zero
+    var stockpot = Duration.zero
+    var statements = 0
+    var nonEmpty = 0
+    var rows = 0
+    var slowest: [(Duration, Int, String)] = []
+
+    mutating func record(_ testCase: SmartSQLCase, rows: Int, oracle: Duration, stockpot: Duration) {
+        guard enabled else { return }
+        self.oracle += oracle
+        self.stockpot += stockpot
+        statements += 1
+        self.rows += rows
+        if rows > 0 { nonEmpty += 1 }
+        slowest.append((stockpot, rows, testCase.stockpotText))
+        slowest.sort { $0.0 > $1.0 }
+        if slowest.count > 5 { slowest.removeLast() }
+    }
+
+    func print(seed: UInt64) {
+        guard enabled else { return }
+        Swift.print("PROFILE seed \(seed): \(statements) statements, \(nonEmpty) with rows, \(rows) rows; sqlite \(oracle), stockpot \(stockpot)")
+        for (time, rows, text) in slowest { Swift.print("PROFILE   \(time) \(rows) rows: \(text.prefix(300))") }
     }
 }

@@ -3,6 +3,7 @@
 // non-json1 spec with its type's affinity, holding the value Stockpot's index holds) and an
 // FTS5 table TABLE_n_fts (unicode61) over the full_text specs, rowid = entry id.
 
+import Foundation
 import Stockpot
 import StockpotJSON
 
@@ -46,6 +47,13 @@ enum SmartSQLFixture {
     /// `k` is the join key every soup has; `n.x` and `n.y` are nested.
     static let pathPool = ["a", "b", "c", "d", "n.x", "n.y", "t", "w", "u", "v"]
 
+    /// How many times larger soups are than `make test` makes them (STOCKPOT_SMARTSQL_SCALE,
+    /// default 1: 8–19, 20–49 and sometimes 70–119 entries; the engine's debug build sets the
+    /// pace of a 10,000-statement run).
+    static var scale: Int {
+        max(1, Int(ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_SCALE"] ?? "") ?? 1)
+    }
+
     /// Registers 2–3 random soups in `store` and SQLite and fills both with the same entries.
     static func load(seed: UInt64, store: Store, oracle: SQLiteOracle) throws -> SmartSQLSchema {
         var random = SplitMix64(seed: seed &* 0x5851_F42D_4C95_7F2D &+ 7)
@@ -56,8 +64,8 @@ enum SmartSQLFixture {
         let large = random.below(3) == 0 ? random.below(names.count) : -1
         for (number, name) in names.enumerated() {
             var soup = try register(name, table: "TABLE_\(number + 1)", store: store, oracle: oracle, &random)
-            soup.entryCount =
-                number == 0 ? 15 + random.below(20) : number == large ? 150 + random.below(80) : 40 + random.below(70)
+            let base = number == 0 ? 8 + random.below(12) : number == large ? 70 + random.below(50) : 20 + random.below(30)
+            soup.entryCount = base * scale
             try fill(soup, count: soup.entryCount, store: store, oracle: oracle, &random)
             soups.append(soup)
         }

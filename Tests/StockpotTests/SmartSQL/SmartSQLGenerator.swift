@@ -10,8 +10,8 @@ struct SmartSQLGenerator {
     var random: SplitMix64
     let schema: SmartSQLSchema
 
-    /// The largest product of the sizes of the soups in one FROM.
-    static let maximumPairs = 15_000
+    /// The largest product of the sizes of the soups in one FROM (scaled with the soups).
+    static let maximumPairs = 2_500 * SmartSQLFixture.scale * SmartSQLFixture.scale
 
     init(seed: UInt64, schema: SmartSQLSchema) {
         random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 0xA5A5)
