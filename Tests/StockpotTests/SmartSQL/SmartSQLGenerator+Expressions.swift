@@ -9,6 +9,7 @@ extension SmartSQLGenerator {
 
     /// `{soup:path}` of a source in scope: mostly a data path, sometimes a system value.
     mutating func path(in scope: [SQLSource], system: Bool = true) -> SQLExpr {
+        guard !scope.isEmpty else { return literalOrParameter() }  // SELECT without FROM
         let source = pick(scope)
         let soup = schema[source.soup]
         let name =

@@ -28,6 +28,12 @@ struct SmartSQLGenerator {
 
     mutating func statement() -> GeneratedStatement {
         var tree = SQLSelectTree()
+        if chance(2) {
+            // No FROM: one row of constants (or none, when WHERE is false).
+            tree.columns = (0..<(1 + below(3))).map { _ in (value([], depth: 2), nil) }
+            if chance(30) { tree.whereCondition = condition([], depth: 1, allowSubquery: false) }
+            return GeneratedStatement(select: tree, totallyOrdered: true, documentColumns: [])
+        }
         var joinConditions: [SQLExpr] = []
         let scope = fromClause(&tree, commaConditions: &joinConditions)
         var conditions = joinConditions
@@ -55,30 +61,25 @@ struct SmartSQLGenerator {
         let roll = below(100)
         let count = roll < 55 ? 1 : roll < 94 ? 2 : 3
         var aliases = ["x", "y", "z"].shuffled(using: &random)
-        var scope: [SQLSource] = []
-        var items: [SQLFromItem] = []
+        // Choose every soup first, so a soup that appears twice is qualified everywhere.
         var pairs = 1  // the rows a nested loop visits: kept under `maximumPairs`
+        var sources: [SQLSource] = []
         for position in 0..<count {
             let affordable = schema.soups.filter { pairs * $0.entryCount <= Self.maximumPairs }.map(\.name)
-            let inScope = scope.map(\.soup).filter { affordable.contains($0) }
+            let chosen = sources.map(\.soup).filter { affordable.contains($0) }
             guard !affordable.isEmpty else { break }
-            let soup: String
-            if position > 0 && !inScope.isEmpty && chance(25) {
-                soup = pick(inScope)  // a self-join
-            } else {
-                soup = pick(affordable)
-            }
+            let soup = position > 0 && !chosen.isEmpty && chance(25) ? pick(chosen) : pick(affordable)  // 25%: a self-join
             pairs *= schema[soup].entryCount
-            let repeated = scope.contains { $0.soup == soup }
             var source = SQLSource(soup: soup)
-            if repeated || chance(35) { source.alias = aliases.removeLast() }
-            if repeated {
-                source.mustQualify = true
-                for index in scope.indices where scope[index].soup == soup {
-                    scope[index].mustQualify = true
-                    items[index].source.mustQualify = true
-                }
-            }
+            if sources.contains(where: { $0.soup == soup }) || chance(35) { source.alias = aliases.removeLast() }
+            sources.append(source)
+        }
+        for index in sources.indices {
+            sources[index].mustQualify = sources.filter { $0.soup == sources[index].soup }.count > 1
+        }
+        var scope: [SQLSource] = []
+        var items: [SQLFromItem] = []
+        for (position, var source) in sources.enumerated() {
             guard position > 0 else {
                 scope.append(source)
                 items.append(SQLFromItem(source: source, kind: .first, on: nil))
@@ -100,8 +101,6 @@ struct SmartSQLGenerator {
                 items.append(SQLFromItem(source: source, kind: .join(keywords), on: on))
             }
         }
-        // A later self-join may have made an earlier source need qualifying.
-        for index in items.indices { items[index].source.mustQualify = scope[index].mustQualify }
         tree.from = items
         return scope
     }
