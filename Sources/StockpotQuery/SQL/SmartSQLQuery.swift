@@ -5,6 +5,8 @@ import StockpotJSON
 
 /// Runs Smart SQL statements over a catalog of soups.
 package enum SmartSQLQuery {
+    /// Parsed statements by text, shared by every store.
+    static let statements = SQLStatementCache()
 
     /// Runs `text`, calling `body` with each row until it returns false.
     ///
@@ -38,7 +40,7 @@ package enum SmartSQLQuery {
     /// The parsed statement, from the cache when it was parsed before.
     private static func parse(_ text: String) throws(QueryError) -> SQLSelect {
         do {
-            return try SQLParser.parse(text)
+            return try statements.parse(text)
         } catch {
             throw QueryError(error.code == .readOnlyStatement ? .readOnlyStatement : .smartSQLSyntax, error.message)
         }

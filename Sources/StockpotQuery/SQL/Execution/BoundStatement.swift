@@ -151,7 +151,7 @@ final class BoundSelect {
 
 extension SQLValue {
     /// The value a literal writes.
-    init(_ literal: SQLLiteral) {
+    init(literal: SQLLiteral) {
         switch literal {
         case .null: self = .null
         case .integer(let integer): self = .integer(integer)

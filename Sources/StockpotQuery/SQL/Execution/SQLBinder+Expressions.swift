@@ -19,7 +19,7 @@ extension SQLBinder {
         }
         switch expression.kind {
         case .literal(let literal):
-            return .constant(SQLValue(literal))
+            return .constant(SQLValue(literal: literal))
         case .parameter(let index):
             placeholdersUsed = max(placeholdersUsed, index + 1)
             guard index < arguments.count else {

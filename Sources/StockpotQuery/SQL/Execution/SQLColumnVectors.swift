@@ -6,14 +6,20 @@ import StockpotIndex
 
 /// Field values by entry id, built from ordered indexes.
 struct SQLColumnVectors {
-    /// One field's values: dense by id when ids are dense enough, else hashed.
-    private enum Column {
+    /// Where one field's value comes from.
+    private enum Source {
         case entryID
-        case dense([SQLValue])
-        case sparse([Int64: SQLValue])
+        /// `dense[i][id]`.
+        case dense(Int)
+        /// `sparse[i][id]`.
+        case sparse(Int)
     }
 
-    private let columns: [Column]
+    private let sources: [Source]
+    /// Values by id, for ids that are dense enough (missing ids hold null).
+    private let dense: [[SQLValue]]
+    /// Values by id, for sparse ids.
+    private let sparse: [[Int64: SQLValue]]
 
     /// Whether every field of `table` has an ordered index holding exactly its values.
     static func covers(_ table: BoundTable) -> Bool {
@@ -29,14 +35,21 @@ struct SQLColumnVectors {
         return rows >= 256 && rows * 20 >= indexed * table.soup.entryIDs.count
     }
 
-    /// Reads every field of `table` off its index. Call only when ``covers(_:)`` holds.
-    init(_ table: BoundTable) {
+    /// Reads every field of `table` off its index (but `skipped`, whose value the caller
+    /// supplies). Call only when ``covers(_:)`` holds.
+    init(_ table: BoundTable, skipping skipped: Int? = nil) {
         let planner = SQLAccessPlanner(table: table, laterSlots: [])
         let ids = table.soup.entryIDs
         let maxID = ids.entry(at: ids.count - 1)?.id ?? 0
         let dense = maxID >= 0 && maxID <= Int64(ids.count) * 4 + 1024
-        columns = table.fields.map { field in
-            guard field != .entryID, let index = planner.orderedIndex(of: field) else { return .entryID }
+        var sources: [Source] = []
+        var denseColumns: [[SQLValue]] = []
+        var sparseColumns: [[Int64: SQLValue]] = []
+        for (number, field) in table.fields.enumerated() {
+            guard field != .entryID, number != skipped, let index = planner.orderedIndex(of: field) else {
+                sources.append(.entryID)
+                continue
+            }
             if dense {
                 var values = [SQLValue](repeating: .null, count: Int(maxID) + 1)
                 values.withUnsafeMutableBufferPointer { buffer in
@@ -45,44 +58,32 @@ struct SQLColumnVectors {
                         return true
                     }
                 }
-                return .dense(values)
+                sources.append(.dense(denseColumns.count))
+                denseColumns.append(values)
+            } else {
+                var values: [Int64: SQLValue] = [:]
+                values.reserveCapacity(index.count)
+                index.forEach { entry in
+                    values[entry.id] = SQLValue(entry.value)
+                    return true
+                }
+                sources.append(.sparse(sparseColumns.count))
+                sparseColumns.append(values)
             }
-            var values: [Int64: SQLValue] = [:]
-            values.reserveCapacity(index.count)
-            index.forEach { entry in
-                values[entry.id] = SQLValue(entry.value)
-                return true
-            }
-            return .sparse(values)
         }
+        self.sources = sources
+        self.dense = denseColumns
+        self.sparse = sparseColumns
     }
 
     /// Appends the field values of entry `id` to `values`.
     func append(_ id: Int64, to values: inout [SQLValue]) {
-        for column in columns {
-            switch column {
+        for source in sources {
+            switch source {
             case .entryID: values.append(.integer(id))
-            case .dense(let column): values.append(id >= 0 && id < Int64(column.count) ? column[Int(id)] : .null)
-            case .sparse(let column): values.append(column[id] ?? .null)
+            case .dense(let column): values.append(id >= 0 && id < Int64(dense[column].count) ? dense[column][Int(id)] : .null)
+            case .sparse(let column): values.append(sparse[column][id] ?? .null)
             }
-        }
-    }
-
-    /// Vectors built on first use, so that a plan that never reads a row (a count answered
-    /// by an index) never builds them.
-    final class Lazy {
-        private let table: BoundTable
-        private var built: SQLColumnVectors?
-
-        init(_ table: BoundTable) {
-            self.table = table
-        }
-
-        var vectors: SQLColumnVectors {
-            if let built { return built }
-            let vectors = SQLColumnVectors(table)
-            built = vectors
-            return vectors
         }
     }
 }

@@ -28,8 +28,8 @@ extension SQLExecutor {
         let step = plan.levels[level]
         var partnered = false
         var keepGoing = true
-        try forEachCandidate(step, table) { id throws(QueryError) -> Bool in
-            guard try setRow(table, id: id) else { return true }
+        try forEachCandidate(step, table) { id, known throws(QueryError) -> Bool in
+            guard try setRow(table, id: id, known: known) else { return true }
             for condition in step.joinConditions where !(try isTrue(condition)) { return true }
             partnered = true
             for condition in step.conditions where !(try isTrue(condition)) { return true }
@@ -45,35 +45,42 @@ extension SQLExecutor {
         return true
     }
 
-    /// Calls `body` with the id of each row the level's access path finds, until it returns
-    /// false.
+    /// Calls `body` with the id of each row the level's access path finds (and, walking an
+    /// ordered index of a field the soup reads, that field's value), until it returns false.
     private func forEachCandidate(
-        _ step: SQLJoinPlan.Level, _ table: BoundTable, _ body: (Int64) throws(QueryError) -> Bool
+        _ step: SQLJoinPlan.Level, _ table: BoundTable,
+        _ body: (Int64, (field: Int, value: IndexValue)?) throws(QueryError) -> Bool
     ) throws(QueryError) {
         switch step.access {
         case .scan:
-            try visitIndex(table.soup.entryIDs, 0..<table.soup.entryIDs.count, descending: false, body)
-        case .indexRange(_, let index, let bounds):
+            let field = table.fields.firstIndex(of: .entryID)
+            try visitIndex(table.soup.entryIDs, 0..<table.soup.entryIDs.count, descending: false) { entry throws(QueryError) in
+                try body(entry.id, field.map { ($0, entry.value) })
+            }
+        case .indexRange(let rangeField, let index, let bounds):
             guard let range = try positions(in: index, bounds) else { return }
-            try visitIndex(index, range, descending: step.descending, body)
+            let field = table.fields.firstIndex(of: rangeField)
+            try visitIndex(index, range, descending: step.descending) { entry throws(QueryError) in
+                try body(entry.id, field.map { ($0, entry.value) })
+            }
         case .hashLookup(let field, let key, let conversion):
             guard let value = try convertedKey(key, conversion) else { return }
-            for id in try hashTable(table, field: field)[value] ?? [] where !(try body(id)) { return }
+            for id in try hashTable(table, field: field)[value] ?? [] where !(try body(id, nil)) { return }
         case .match(let soup, let path, let key):
             let value = try evaluate(key)
             guard case .text(let text) = value else {
                 if value == .null { return }
                 throw .invalid("MATCH needs a text expression, not \(value).")
             }
-            for id in try matchingIDs(text, soup: soup, slot: table.slot, path: path).sorted() where !(try body(id)) {
+            for id in try matchingIDs(text, soup: soup, slot: table.slot, path: path).sorted() where !(try body(id, nil)) {
                 return
             }
         }
     }
 
-    /// Visits the ids at `range` of `index`, ascending or descending.
+    /// Visits the entries at `range` of `index`, ascending or descending.
     private func visitIndex(
-        _ index: OrderedIndex, _ range: Range<Int>, descending: Bool, _ body: (Int64) throws(QueryError) -> Bool
+        _ index: OrderedIndex, _ range: Range<Int>, descending: Bool, _ body: (IndexEntry) throws(QueryError) -> Bool
     ) throws(QueryError) {
         guard !range.isEmpty else { return }
         var remaining = range.count
@@ -82,7 +89,7 @@ extension SQLExecutor {
         index.forEach(from: start, descending: descending) { entry in
             do throws(QueryError) {
                 remaining -= 1
-                return try body(entry.id) && remaining > 0
+                return try body(entry) && remaining > 0
             } catch {
                 failure = error
                 return false

@@ -10,7 +10,7 @@ import StockpotJSON
 final class SQLExecutor {
     let frame: RowFrame
     /// Row loaders by table slot, made on first use.
-    private var loaders: [Int: SQLTableLoader] = [:]
+    private var loaders: [SQLTableLoader?]
     /// Parsed match expressions' results by slot, path and text.
     private var matchCache: [MatchCacheKey: Set<Int64>] = [:]
     /// Hash tables of unindexed fields by slot and field.
@@ -29,6 +29,7 @@ final class SQLExecutor {
 
     init(frame: RowFrame) {
         self.frame = frame
+        loaders = Array(repeating: nil, count: frame.ids.count)
     }
 
     /// Runs `select`, calling `emit` with each result row until it returns false.
@@ -131,7 +132,10 @@ final class SQLExecutor {
         // Streaming with a LIMIT may stop long before visiting them all.
         if plan.orderIsGiven || (!select.isAggregate && !select.distinct && select.orderBy.isEmpty), select.limit != nil { return }
         if SQLColumnVectors.pays(for: table, rows: rows) {
-            loaders[table.slot] = SQLTableLoader(table: table, fromIndexes: true)
+            // Walking an index of a field the soup reads supplies that field's values.
+            var walked: Int?
+            if case .indexRange(let field, _, _) = plan.levels[0].access { walked = table.fields.firstIndex(of: field) }
+            loaders[table.slot] = SQLTableLoader(table: table, fromIndexes: true, suppliedField: walked)
         }
     }
 
@@ -144,9 +148,9 @@ final class SQLExecutor {
     }
 
     /// Puts entry `id` of `table` in the frame; false when the entry does not exist.
-    func setRow(_ table: BoundTable, id: Int64) throws(QueryError) -> Bool {
+    func setRow(_ table: BoundTable, id: Int64, known: (field: Int, value: IndexValue)? = nil) throws(QueryError) -> Bool {
         let loader = loader(table)
-        guard try loader.load(id, into: &frame.values[table.slot]) else { return false }
+        guard try loader.load(id, known: known, into: &frame.values[table.slot]) else { return false }
         frame.ids[table.slot] = id
         return true
     }

@@ -4,8 +4,9 @@
 import StockpotIndex
 import StockpotJSON
 
-/// Loads rows of one table of a bound statement.
-struct SQLTableLoader {
+/// Loads rows of one table of a bound statement. Not thread-safe (it builds index vectors on
+/// first use).
+final class SQLTableLoader {
     let table: BoundTable
     /// Extracts every path field (specs, json paths, `_soupLastModifiedDate`) in one pass.
     private let extractor: JSONFieldExtractor
@@ -13,9 +14,14 @@ struct SQLTableLoader {
     private let sources: [Source]
     /// Whether any field needs the stored record (not only the id).
     private let needsRecord: Bool
+    /// Per field: whether any other field needs the stored record.
+    private let needsRecordBesides: [Bool]
     /// The fields read off ordered indexes instead of documents, when chosen.
-    private var vectors: SQLColumnVectors? { vectorStorage?.vectors }
-    private let vectorStorage: SQLColumnVectors.Lazy?
+    /// Read values off ordered indexes instead of documents (built on the first load).
+    private let fromIndexes: Bool
+    /// A field the caller always supplies (the index being walked), left out of the vectors.
+    private let suppliedField: Int?
+    private var vectors: SQLColumnVectors?
 
     private enum Source {
         case entryID
@@ -26,9 +32,10 @@ struct SQLTableLoader {
 
     /// A loader of `table`'s rows; with `fromIndexes` (every field indexed), the values come
     /// from the ordered indexes instead of the documents.
-    init(table: BoundTable, fromIndexes: Bool = false) {
+    init(table: BoundTable, fromIndexes: Bool = false, suppliedField: Int? = nil) {
         self.table = table
-        vectorStorage = fromIndexes ? SQLColumnVectors.Lazy(table) : nil
+        self.fromIndexes = fromIndexes
+        self.suppliedField = suppliedField
         var indexFields: [IndexField] = []
         var sources: [Source] = []
         for field in table.fields {
@@ -53,19 +60,36 @@ struct SQLTableLoader {
         }
         extractor = JSONFieldExtractor(fields: indexFields)
         self.sources = sources
-        needsRecord = sources.contains { if case .entryID = $0 { return false } else { return true } }
+        let needs = sources.map { source -> Bool in if case .entryID = source { return false } else { return true } }
+        needsRecord = needs.contains(true)
+        needsRecordBesides = needs.indices.map { field in needs.indices.contains { $0 != field && needs[$0] } }
     }
 
     /// Replaces `values` with entry `id`'s field values, in the table's field order; false
-    /// when the entry does not exist. Reuses the array's storage.
-    func load(_ id: Int64, into values: inout [SQLValue]) throws(QueryError) -> Bool {
+    /// when the entry does not exist. Reuses the array's storage. `known` is a field whose
+    /// value the caller already has (the index being walked holds it): when no other field
+    /// needs the document, none is read.
+    func load(_ id: Int64, known: (field: Int, value: IndexValue)? = nil, into values: inout [SQLValue]) throws(QueryError) -> Bool {
         values.removeAll(keepingCapacity: true)
+        if let known, !needsRecordBesides[known.field] {
+            for (field, source) in sources.enumerated() {
+                if field == known.field {
+                    values.append(SQLValue(known.value))
+                } else if case .entryID = source {
+                    values.append(.integer(id))
+                }
+            }
+            return true
+        }
         guard needsRecord else {
             for _ in sources { values.append(.integer(id)) }
             return true
         }
-        if let vectors {
-            vectors.append(id, to: &values)
+        // Without the supplied field's value (a group's last row loaded again), read the document.
+        if fromIndexes, known != nil || suppliedField == nil {
+            if vectors == nil { vectors = SQLColumnVectors(table, skipping: suppliedField) }
+            vectors.unsafelyUnwrapped.append(id, to: &values)
+            if let known { values[known.field] = SQLValue(known.value) }
             return true
         }
         guard let record = try table.soup.entryRecord(id) else { return false }

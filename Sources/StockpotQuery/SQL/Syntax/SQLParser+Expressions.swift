@@ -39,61 +39,71 @@ extension SQLParser {
     /// prefix NOT inside it is still open, which, as in SQLite's grammar, takes every operator
     /// tighter than NOT into its own operand (`x IS NOT NOT 1 = 1` is `x IS NOT (NOT (1 = 1))`).
     mutating func parseOperand(above minimumLevel: Int) throws(SQLSyntaxError) -> Parsed {
-        nesting += 1
+        try enterNesting()
         defer { nesting -= 1 }
-        guard nesting <= Self.maximumNesting else { throw tooDeep() }
+        var stack = OperatorStack()
+        repeat {
+            try readPrefixes(into: &stack)
+            stack.operands.append(try parsePrimary())
+        } while try readInfix(into: &stack, above: minimumLevel)
+        try reduce(&stack, downTo: 0)
+        return stack.operands[0]
+    }
+
+    /// Operands and the operators waiting for their right operand.
+    struct OperatorStack {
         var operands: [Parsed] = []
         var operators: [PendingOperator] = []
-        operands: while true {
-            // Operand position: prefix operators, then a primary.
-            prefixes: while true {
-                let token = current
-                let op: SQLUnaryOperator
-                switch token.kind {
-                case .minus: op = .negate
-                case .plus: op = .plus
-                case .keyword(.not): op = .not
-                case .bitwise: throw unsupported("Bitwise operators")
-                default: break prefixes
-                }
-                operators.append(PendingOperator(
-                    op: .prefix(op), level: op == .not ? SQLLevel.not : SQLLevel.unary,
-                    position: token.start))
-                advance()
+    }
+
+    /// Pushes the prefix operators at the current token.
+    mutating func readPrefixes(into stack: inout OperatorStack) throws(SQLSyntaxError) {
+        while true {
+            let token = current
+            let op: SQLUnaryOperator
+            switch token.kind {
+            case .minus: op = .negate
+            case .plus: op = .plus
+            case .keyword(.not): op = .not
+            case .bitwise: throw unsupported("bitwise operators", plural: true)
+            default: return
             }
-            operands.append(try parsePrimary())
-            // Infix position: operators that complete in place, until a binary operator.
-            while true {
-                let token = current
-                guard let level = infixLevel(token) else { break operands }
-                try reduce(&operands, &operators, downTo: level)
-                if operators.isEmpty && level < minimumLevel { break operands }
-                if let binary = binaryOperator(token) {
-                    advance()
-                    operators.append(PendingOperator(op: .binary(binary), level: level, position: token.start))
-                    continue operands
-                }
-                let left = operands.removeLast()
-                operands.append(try parsePostfix(left))
-            }
+            stack.operators.append(PendingOperator(
+                op: .prefix(op), level: op == .not ? SQLLevel.not : SQLLevel.unary, position: token.start))
+            advance()
         }
-        try reduce(&operands, &operators, downTo: 0)
-        return operands[0]
+    }
+
+    /// Reads the operators after an operand: those that complete in place (IS, IN, LIKE, ...)
+    /// are applied; returns true after pushing a binary operator (an operand must follow),
+    /// false at the end of the expression.
+    mutating func readInfix(into stack: inout OperatorStack, above minimumLevel: Int) throws(SQLSyntaxError) -> Bool {
+        while true {
+            let token = current
+            guard let level = infixLevel(token) else { return false }
+            try reduce(&stack, downTo: level)
+            if stack.operators.isEmpty && level < minimumLevel { return false }
+            if let binary = binaryOperator(token) {
+                advance()
+                stack.operators.append(PendingOperator(op: .binary(binary), level: level, position: token.start))
+                return true
+            }
+            let left = stack.operands.removeLast()
+            stack.operands.append(try parsePostfix(left))
+        }
     }
 
     /// Applies the stacked operators whose level is at least `level`.
-    mutating func reduce(
-        _ operands: inout [Parsed], _ operators: inout [PendingOperator], downTo level: Int
-    ) throws(SQLSyntaxError) {
-        while let top = operators.last, top.level >= level {
-            operators.removeLast()
-            let right = operands.removeLast()
+    mutating func reduce(_ stack: inout OperatorStack, downTo level: Int) throws(SQLSyntaxError) {
+        while let top = stack.operators.last, top.level >= level {
+            stack.operators.removeLast()
+            let right = stack.operands.removeLast()
             switch top.op {
             case .prefix(let op):
-                operands.append(try prefix(op, right, at: top.position))
+                stack.operands.append(try prefix(op, right, at: top.position))
             case .binary(let op):
-                let left = operands.removeLast()
-                operands.append(try node(.binary(op, left.expression, right.expression), at: left.expression.position, left, right))
+                let left = stack.operands.removeLast()
+                stack.operands.append(try node(.binary(op, left.expression, right.expression), at: left.expression.position, left, right))
             }
         }
     }
@@ -155,8 +165,8 @@ extension SQLParser {
         let token = current
         let start = left.expression.position
         switch token.kind {
-        case .bitwise: throw unsupported("Bitwise operators")
-        case .jsonArrow: throw unsupported("The -> and ->> operators", "; name a value with {soup:path}")
+        case .bitwise: throw unsupported("bitwise operators", plural: true)
+        case .jsonArrow: throw unsupported("the -> and ->> operators", plural: true, "; name a value with {soup:path}")
         case .keyword(.collate): throw unsupported("COLLATE")
         case .keyword(.glob), .keyword(.regexp): throw unsupported(text(of: token).uppercased(), "; use LIKE")
         case .keyword(.isnull):
@@ -190,7 +200,8 @@ extension SQLParser {
     /// x IS [NOT] y, x IS [NOT] DISTINCT FROM y. With NULL on the right it is IS [NOT] NULL;
     /// with TRUE or FALSE written on the right it tests truth, as in SQLite 3.23+ (`2 IS TRUE`
     /// is 1, `NULL IS NOT FALSE` is 1), built from NOT: `x IS TRUE` is `(NOT NOT x) IS 1`,
-    /// `x IS FALSE` is `(NOT x) IS 1`.
+    /// `x IS FALSE` is `(NOT x) IS 1`. SQLite reads `y IN ()` as FALSE and `y NOT IN ()` as
+    /// TRUE there too (`5 IS (1 NOT IN ())` is 1).
     mutating func parseIs(_ left: Parsed) throws(SQLSyntaxError) -> Parsed {
         let start = left.expression.position
         var negated = accept(.not)
@@ -199,10 +210,21 @@ extension SQLParser {
             negated.toggle()
         }
         let right = try parseOperand(above: SQLLevel.comparison)
+        var truthValue: Bool?
+        switch right.expression.kind {
+        case .literal(.integer(let value)) where booleanLiterals.contains(right.expression.position):
+            truthValue = value == 1
+        case .inList(_, let items, let negatedIn) where items.isEmpty:
+            // SQLite parses `y IN ()` as the constant FALSE and `y NOT IN ()` as TRUE.
+            truthValue = negatedIn
+        default:
+            break
+        }
         switch right.expression.kind {
         case .literal(.null):
             return try node(.isNull(left.expression, negated: negated), at: start, left, right)
-        case .literal(.integer(let value)) where booleanLiterals.contains(right.expression.position):
+        case _ where truthValue != nil:
+            let value = truthValue == true ? 1 : 0
             var truth = try node(.unary(.not, left.expression), at: start, left)
             if value == 1 { truth = try node(.unary(.not, truth.expression), at: start, truth) }
             let one = Parsed(expression: SQLExpression(.literal(.integer(1)), at: right.expression.position), height: 1)
@@ -287,6 +309,22 @@ extension SQLParser {
         for child in children { if let child { height = max(height, child.height) } }
         guard height < Self.maximumExpressionHeight else { throw tooDeep() }
         return Parsed(expression: SQLExpression(kind, at: position), height: height + 1)
+    }
+
+    /// Counts one more level of nesting; throws past `maximumNesting` or when the parse has
+    /// used `stackBudget` bytes of stack (debug builds use far more stack per level).
+    mutating func enterNesting() throws(SQLSyntaxError) {
+        nesting += 1
+        guard nesting <= Self.maximumNesting,
+            abs(Int(bitPattern: stackBase) - Int(bitPattern: Self.stackAddress())) < Self.stackBudget
+        else { throw tooDeep() }
+    }
+
+    /// The address of a local in the caller's frame: how deep the stack is.
+    @inline(never)
+    static func stackAddress() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
     /// The error for input nested deeper than the limits.

@@ -13,29 +13,8 @@ extension SQLParser {
     mutating func parsePrimary() throws(SQLSyntaxError) -> Parsed {
         let token = current
         switch token.kind {
-        case .integer:
-            advance()
-            return leaf(.literal(decimalLiteral(token)), token)
-        case .real:
-            advance()
-            return leaf(.literal(.real(Double(text(of: token)) ?? .nan)), token)
-        case .hexInteger:
-            advance()
-            var value: UInt64 = 0
-            for byte in bytes[(token.start + 2)..<token.end] {
-                value = value &* 16 &+ UInt64(Self.hexValue(byte))
-            }
-            return leaf(.literal(.integer(Int64(bitPattern: value))), token)
-        case .string:
-            advance()
-            return leaf(.literal(.text(unquote(token))), token)
-        case .placeholder:
-            advance()
-            placeholderCount += 1
-            return leaf(.parameter(index: placeholderCount - 1), token)
-        case .soupPath:
-            advance()
-            return leaf(.path(pathReference(token, qualifier: nil, position: token.start)), token)
+        case .integer, .real, .hexInteger, .string, .placeholder, .soupPath:
+            return parseLeaf(token)
         case .soup:
             return try parseSoupInExpression(token)
         case .identifier, .quotedIdentifier:
@@ -43,17 +22,46 @@ extension SQLParser {
         case .keyword(let keyword):
             return try parseKeywordPrimary(keyword, token)
         case .leftParenthesis:
-            advance()
-            if at(.select) {
-                throw unsupported("Scalar subqueries", "; use x IN (SELECT ...)")
-            }
-            let inner = try parseExpression()
-            if current.kind == .comma { throw unsupported("Row values") }
-            try expect(.rightParenthesis, "an operator or )")
-            return inner
+            return try parseParenthesized()
         default:
             throw failure(expected: "an expression")
         }
+    }
+
+    /// A literal, `?` or `{soup:path}`, at the token.
+    mutating func parseLeaf(_ token: SQLToken) -> Parsed {
+        advance()
+        switch token.kind {
+        case .integer:
+            return leaf(.literal(decimalLiteral(token)), token)
+        case .real:
+            return leaf(.literal(.real(Double(text(of: token)) ?? .nan)), token)
+        case .hexInteger:
+            var value: UInt64 = 0
+            for byte in bytes[(token.start + 2)..<token.end] {
+                value = value &* 16 &+ UInt64(Self.hexValue(byte))
+            }
+            return leaf(.literal(.integer(Int64(bitPattern: value))), token)
+        case .string:
+            return leaf(.literal(.text(unquote(token))), token)
+        case .placeholder:
+            placeholderCount += 1
+            return leaf(.parameter(index: placeholderCount - 1), token)
+        default:
+            return leaf(.path(pathReference(token, qualifier: nil, position: token.start)), token)
+        }
+    }
+
+    /// ( expression ), at the parenthesis; the expression keeps its own node and position.
+    mutating func parseParenthesized() throws(SQLSyntaxError) -> Parsed {
+        advance()
+        if at(.select) {
+            throw unsupported("a scalar subquery", "; use x IN (SELECT ...)")
+        }
+        let inner = try parseExpression()
+        if current.kind == .comma { throw unsupported("a row value") }
+        try expect(.rightParenthesis, "an operator or )")
+        return inner
     }
 
     /// `{soup}` in an expression: `{soup}.{soup:path}`, or `{soup}` right before MATCH (made a
@@ -124,7 +132,7 @@ extension SQLParser {
         case .case:
             return try parseCase(token)
         case .select:
-            throw unsupported("Scalar subqueries", "; use x IN (SELECT ...)")
+            throw unsupported("a scalar subquery", "; use x IN (SELECT ...)")
         case .cast:
             throw unsupported("CAST")
         case .exists:
@@ -164,7 +172,7 @@ extension SQLParser {
         }
         if let word = currentWord(), word == "FILTER" || word == "OVER",
             peek(1).kind == .leftParenthesis || word == "OVER" && peek(1).kind == .identifier {
-            throw unsupported(word == "OVER" ? "Window functions" : "FILTER clauses")
+            throw unsupported(word == "OVER" ? "a window function" : "FILTER")
         }
         let call = SQLExpression(
             .function(name: name, arguments: arguments, distinct: distinct, star: star), at: token.start)
@@ -181,7 +189,11 @@ extension SQLParser {
             return parsed.expression
         }
         var base: SQLExpression?
-        if !at(.when) { base = taller(try parseExpression()) }
+        switch current.kind {
+        case .keyword(.when): break
+        case .keyword(.end), .keyword(.else), .keyword(.then): throw failure(expected: "WHEN")
+        default: base = taller(try parseExpression())
+        }
         var branches: [SQLCaseBranch] = []
         guard at(.when) else { throw failure(expected: "WHEN") }
         while accept(.when) {

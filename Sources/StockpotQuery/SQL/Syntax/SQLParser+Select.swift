@@ -9,9 +9,8 @@ extension SQLParser {
     /// The current token is SELECT. Returns the statement, the height of its tallest
     /// expression, and the clauses that could still follow (for "expected ..." messages).
     mutating func parseSelect() throws(SQLSyntaxError) -> (SQLSelect, height: Int, follow: [String]) {
-        nesting += 1
+        try enterNesting()
         defer { nesting -= 1 }
-        guard nesting <= Self.maximumNesting else { throw tooDeep() }
         advance()
         var select = SQLSelect(columns: [])
         var height = 0
@@ -65,7 +64,7 @@ extension SQLParser {
                     _ = accept(.asc)
                 }
                 if currentWord() == "NULLS" {
-                    throw unsupported("NULLS FIRST and NULLS LAST")
+                    throw unsupported("NULLS FIRST or LAST", "; NULL sorts first ascending and last descending")
                 }
                 select.orderBy.append(SQLOrderingTerm(expression: term, descending: descending))
             } while accept(.comma)
@@ -94,9 +93,9 @@ extension SQLParser {
     mutating func refuseCompoundAndWindow() throws(SQLSyntaxError) {
         switch current.kind {
         case .keyword(.union), .keyword(.intersect), .keyword(.except):
-            throw unsupported("Compound SELECTs (UNION, INTERSECT, EXCEPT)", "; run one SELECT per query")
+            throw unsupported("a compound SELECT (UNION, INTERSECT, EXCEPT)", "; run one SELECT per query")
         case .keyword(.window):
-            throw unsupported("Window functions")
+            throw unsupported("a window function")
         default:
             return
         }
@@ -187,9 +186,9 @@ extension SQLParser {
                 try expect(.join, "JOIN")
                 kind = .left
             case .keyword(.right), .keyword(.full):
-                throw unsupported("RIGHT and FULL joins", "; use LEFT JOIN with the soups swapped")
+                throw unsupported("a RIGHT or FULL join", "; use LEFT JOIN with the soups swapped")
             case .keyword(.natural):
-                throw unsupported("NATURAL joins", "; join with ON")
+                throw unsupported("a NATURAL join", "; join with ON")
             case .keyword(.outer):
                 throw failure(expected: "LEFT before OUTER JOIN")
             default:
@@ -220,7 +219,7 @@ extension SQLParser {
         case .identifier, .quotedIdentifier:
             throw failure(expected: "a soup", detail: "write the soup in braces, as {\(text(of: token))}")
         case .leftParenthesis:
-            throw unsupported("Subqueries and parenthesized joins in FROM")
+            throw unsupported("a subquery or parenthesized join in FROM", "; FROM takes soups written {soup}")
         default:
             throw failure(expected: "a soup, written {soup}")
         }

@@ -22,6 +22,9 @@ package struct SQLParser {
     /// The greatest height of an expression tree, a leaf counting 1: SQLite's
     /// SQLITE_MAX_EXPR_DEPTH. A chain `a OR b OR ...` of n terms is n high.
     package static let maximumExpressionHeight = 1000
+    /// The most stack a parse may use before deep nesting is refused, whatever the level count:
+    /// a debug build spends several KiB per level. Half of a 512 KiB thread stack.
+    static let stackBudget = 256 * 1024
 
     /// The statement's UTF-8 bytes.
     let bytes: [UInt8]
@@ -33,6 +36,8 @@ package struct SQLParser {
     var tokenReads = 0
     /// The current sub-expression nesting.
     var nesting = 0
+    /// The stack address where the parse began (see `enterNesting()`).
+    var stackBase: UInt = 0
     /// The number of `?` placeholders read so far.
     var placeholderCount = 0
     /// Byte offsets of decimal literals whose value is exactly 2^63: `-` folds them to Int64.min.
@@ -135,9 +140,10 @@ package struct SQLParser {
             bytes, start: token.start, end: token.end, expected: expected, detail: detail)
     }
 
-    /// An error for a feature of SQLite that Smart SQL does not support.
-    mutating func unsupported(_ what: String, _ advice: String = "") -> SQLSyntaxError {
-        failure(expected: nil, detail: "\(what) \(what.hasSuffix("s") ? "are" : "is") not supported in Smart SQL\(advice)")
+    /// An error for a feature of SQLite that Smart SQL does not support: "`what` is (or, when
+    /// `plural`, are) not supported in Smart SQL" and the advice.
+    mutating func unsupported(_ what: String, plural: Bool = false, _ advice: String = "") -> SQLSyntaxError {
+        failure(expected: nil, detail: "\(what) \(plural ? "are" : "is") not supported in Smart SQL\(advice)")
     }
 
     /// Why the lexer could not read a token, as the end of a message.
@@ -183,6 +189,7 @@ package struct SQLParser {
     /// statement := ";"* select ";"* — and nothing after, where a non-SELECT statement is
     /// `read_only_statement` and a second SELECT a syntax error.
     mutating func parseStatement() throws(SQLSyntaxError) -> SQLSelect {
+        stackBase = Self.stackAddress()
         while accept(.semicolon) {}
         let first = current
         if first.kind == .end {
