@@ -1,6 +1,6 @@
 // How the Smart SQL differential test compares results: SQLite values mapped to JSONValue
-// (INTEGER → .integer, FLOAT → .double, TEXT → .string, NULL → .null, a {soup:_soup} column
-// parsed into its document), rows in order when the ORDER BY is total and as multisets
+// (INTEGER → .integer, FLOAT → .double or .null for ±Inf as Stockpot gives it, TEXT → .string,
+// NULL → .null, a {soup:_soup} column parsed into its document), rows in order when the ORDER BY is total and as multisets
 // otherwise, doubles within a relative 1e-9 (summation order may differ) but never an integer
 // for a double; and the report a difference prints.
 
@@ -41,7 +41,8 @@ enum SmartSQLComparison {
         switch value {
         case .null: return .null
         case .integer(let integer): return .integer(integer)
-        case .real(let real): return .double(real)
+        // JSON cannot hold an infinity: Stockpot's rows give it as null (SQLValue.jsonValue).
+        case .real(let real): return real.isFinite ? .double(real) : .null
         case .text(let text):
             if document, let parsed = try? JSONReader.parse(text) { return parsed }
             return .string(text)
@@ -99,6 +100,30 @@ enum SmartSQLComparison {
     static func describe(_ value: JSONValue) -> String {
         if case .double(let double) = value { return "\(double)" + (double == double.rounded() ? " (double)" : "") }
         return value.jsonText
+    }
+
+    /// For rows compared as multisets: the rows only one side has (first few of each).
+    static func multisetDifference(_ expected: [[JSONValue]], _ actual: [[JSONValue]]) -> String {
+        var missing: [[JSONValue]] = []
+        var extra = actual
+        for row in expected {
+            if let index = extra.firstIndex(where: { sameRow(row, $0) }) {
+                extra.remove(at: index)
+            } else {
+                missing.append(row)
+            }
+        }
+        return "  only in SQLite (\(missing.count)):\n" + describe(missing, limit: 4) + "\n  only in Stockpot (\(extra.count)):\n"
+            + describe(extra, limit: 4)
+    }
+
+    /// For rows compared in order: the first position where they differ.
+    static func firstDifference(_ expected: [[JSONValue]], _ actual: [[JSONValue]]) -> String {
+        let common = min(expected.count, actual.count)
+        let index = (0..<common).first { !sameRow(expected[$0], actual[$0]) } ?? common
+        let left = index < expected.count ? describe(Array(expected[index...]), limit: 2) : "    (none)"
+        let right = index < actual.count ? describe(Array(actual[index...]), limit: 2) : "    (none)"
+        return "  first difference at row \(index):\n  SQLite:\n" + left + "\n  Stockpot:\n" + right
     }
 
     /// The text a difference prints, enough to turn it into a fixed regression test.

@@ -22,8 +22,18 @@ import Testing
         Int(ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_MAX_DIFFERENCES"] ?? "") ?? 3
     }
 
+    /// STOCKPOT_SMARTSQL_ONLY=seed:query reruns one statement of a report (the others are
+    /// still generated, so the stream is the same).
+    static var only: (seed: UInt64, query: Int)? {
+        let parts = (ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_ONLY"] ?? "").split(separator: ":")
+        guard parts.count == 2, let seed = UInt64(parts[0]), let query = Int(parts[1]) else { return nil }
+        return (seed, query)
+    }
+
     @Test(arguments: seeds)
     func statementsAgreeWithSQLite(seed: UInt64) throws {
+        let only = Self.only
+        if let only, only.seed != seed { return }
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }
@@ -35,8 +45,9 @@ import Testing
             var differences = 0
             var profile = SmartSQLProfile(enabled: ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_PROFILE"] != nil)
             defer { profile.print(seed: seed) }
-            for number in 0..<Self.roundsPerSeed {
+            for number in 0..<(only.map { $0.query + 1 } ?? Self.roundsPerSeed) {
                 let testCase = SmartSQLCase(generator.statement(), schema: schema)
+                if let only, only.query != number { continue }
                 let expected: [[JSONValue]]
                 let started = ContinuousClock.now
                 let oracleResult = testCase.expectedRows(oracle)
@@ -79,7 +90,11 @@ import Testing
         }
         let ordered = testCase.statement.totallyOrdered
         if !SmartSQLComparison.sameRows(expected, actual, ordered: ordered) {
-            return ("rows", "\(actual.count) rows\n" + SmartSQLComparison.describe(actual))
+            let detail =
+                ordered && expected.count == actual.count
+                ? SmartSQLComparison.firstDifference(expected, actual)
+                : SmartSQLComparison.multisetDifference(expected, actual)
+            return ("rows", "\(actual.count) rows\n" + SmartSQLComparison.describe(actual) + "\n" + detail)
         }
         // One statement in seven also goes through smartCount and one smartQuery page.
         guard number % 7 == 3 else { return nil }
