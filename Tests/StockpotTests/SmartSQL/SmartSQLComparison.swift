@@ -1,8 +1,8 @@
 // How the Smart SQL differential test compares results: SQLite values mapped to JSONValue
-// (INTEGER → .integer, FLOAT → .double or .null for ±Inf as Stockpot gives it, TEXT → .string,
-// NULL → .null, a {soup:_soup} column parsed into its document), rows in order when the ORDER BY is total and as multisets
-// otherwise, doubles within a relative 1e-9 (summation order may differ) but never an integer
-// for a double; and the report a difference prints.
+// (INTEGER → .integer, FLOAT → .double, or .null for ±Inf as Stockpot gives it, TEXT →
+// .string, NULL → .null, a {soup:_soup} column parsed into its document); rows in order when
+// the ORDER BY is total and as multisets otherwise; doubles within a relative 1e-9 (summation
+// order may differ) but never an integer for a double; and the report a difference prints.
 
 import Foundation
 import StockpotJSON
