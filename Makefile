@@ -5,7 +5,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash query-soak sql-soak bench bench-queries bench-queries-1m clean
+.PHONY: all deps build demo test crash query-soak sql-soak bench bench-queries bench-queries-1m bench-sql clean
 
 all: build
 
@@ -15,15 +15,15 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The demo: builds the benchmark executable in release, then `stockpot-bench demo` creates
-# ./demo-store (replacing an earlier demo store) with an Account soup on all five index kinds,
-# ingests DEMO_ENTRIES generated Accounts with a progress bar, times a few lookups, and prints
-# how to open the store with `stockpot exec`. DEMO_ARGS adds options (e.g. --store PATH).
+# The demo: builds the CLI in release, then `stockpot demo` creates ./demo-store (replacing
+# an earlier demo store) with an Account soup on all five index kinds, ingests DEMO_ENTRIES
+# generated Accounts with a progress bar, times a few lookups, and prints how to look at the
+# store with the CLI. DEMO_ARGS adds arguments (e.g. a directory other than ./demo-store).
 DEMO_ENTRIES ?= 100000
 DEMO_ARGS ?=
 demo: deps
-	$(SWIFT) build -c release --product stockpot-bench
-	.build/release/stockpot-bench demo --entries $(DEMO_ENTRIES) $(DEMO_ARGS)
+	$(SWIFT) build -c release --product stockpot
+	.build/release/stockpot demo --entries $(DEMO_ENTRIES) $(DEMO_ARGS)
 
 test: deps
 	$(SWIFT) build --build-tests
@@ -66,6 +66,14 @@ bench-queries: deps
 
 bench-queries-1m:
 	$(MAKE) bench-queries QUERY_DOCS=1000000
+
+# The Smart SQL workloads of issue 6 (docs/benchmarks.md, "Smart SQL (issue 6)"): the same
+# fixture as bench-queries (QUERY_DOCS Accounts plus one Contact each, loaded untimed), each
+# statement through Stockpot's Smart SQL against SQLite running its SmartStore translation.
+SQL_WORKLOADS = sql.count-where sql.group-by sql.join sql.order-limit
+bench-sql: deps
+	$(SWIFT) build -c release --product stockpot-bench
+	.build/release/stockpot-bench $(SQL_WORKLOADS) --docs $(QUERY_DOCS) $(BENCH_ARGS)
 
 clean:
 	$(SWIFT) package clean

@@ -46,13 +46,13 @@ let package = Package(
             path: "Sources/Stockpot"),
         // What the CLI does, and the CLI itself: a thin main over StockpotTools.
         .target(
-            name: "StockpotTools", dependencies: ["Stockpot", "StockpotJSON"],
+            name: "StockpotTools", dependencies: ["Stockpot", "StockpotJSON", "StockpotStorage"],
             path: "Sources/StockpotTools"),
         .executableTarget(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "CSQLite"],
+            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "CSQLite"],
             path: "Benchmarks/StockpotBench"),
 
         .testTarget(

@@ -1,32 +1,17 @@
 // stockpot-bench: runs named workloads (Stockpot vs its baseline, one line each), the
-// SQLite baseline self-check, or the `demo` subcommand. See docs/benchmarks.md.
+// SQLite baseline self-check, or (forwarded to StockpotTools) the `demo` subcommand. See docs/benchmarks.md.
 
 import Foundation
+import StockpotTools
 
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-// `stockpot-bench demo ...`: the subcommand `make demo` runs (Demo/DemoCommand.swift).
+// `stockpot-bench demo ...`: the same as `stockpot demo ...` (StockpotTools/Demo), kept so
+// that older scripts go on working; `make demo` runs `stockpot demo`.
 if CommandLine.arguments.dropFirst().first == "demo" {
-    let command: DemoCommand
-    do {
-        command = try DemoCommand.parse(Array(CommandLine.arguments.dropFirst(2)))
-    } catch {
-        printError("Error: \(error.message)\n\n\(DemoCommand.usage)")
-        exit(64)
-    }
-    if command.showHelp {
-        print(DemoCommand.usage)
-        exit(0)
-    }
-    do {
-        try command.run()
-        exit(0)
-    } catch {
-        printError("Error: \(error)")
-        exit(1)
-    }
+    exit(StockpotCommand.main(Array(CommandLine.arguments.dropFirst())).rawValue)
 }
 
 let options: BenchOptions

@@ -1,6 +1,8 @@
 // The generated documents every workload runs over: one contiguous UTF-8 buffer plus the
 // byte range of each document, generated once per run from the seed.
 
+import StockpotTools
+
 /// A deterministic set of Account documents.
 struct Corpus {
     /// Every document's bytes, back to back.

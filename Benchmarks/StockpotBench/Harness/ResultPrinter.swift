@@ -2,6 +2,7 @@
 // line built by hand (no Foundation JSON).
 
 import Foundation  // String(format:)
+import StockpotTools
 
 /// Formats ``BenchResult`` lines in the chosen ``OutputFormat``.
 struct ResultPrinter {

@@ -1,13 +1,15 @@
-// The two loaded stores every query.* workload times: a Stockpot store and a SmartStore-shaped
-// SQLite database holding the same corpus under the same entry ids, built once per run
-// (loading is not timed: durability .none and synchronous=OFF) and removed at exit.
+// The two loaded stores every query.* and sql.* workload times: a Stockpot store and a
+// SmartStore-shaped SQLite database holding the same corpus under the same entry ids, plus one
+// contact per account in a second soup, built once per run (loading is not timed: durability
+// .none and synchronous=OFF) and removed at exit.
 
 import Stockpot
 
 /// A Stockpot store and the SQLite baseline, both holding the corpus in the query soup.
 final class QueryFixture {
     /// The query soup: three string paths (exact, like and ordering), an integer and a
-    /// floating path (ranges), and a full_text path (match).
+    /// floating path (ranges), a full_text path (match), and `Id` (string), which the
+    /// contacts soup's `AccountId` refers to (sql.join).
     static let specs = [
         SoupIndexSpec(path: "Name", type: .string),
         SoupIndexSpec(path: "Industry", type: .string),
@@ -15,54 +17,95 @@ final class QueryFixture {
         SoupIndexSpec(path: "NumberOfEmployees", type: .integer),
         SoupIndexSpec(path: "AnnualRevenue", type: .floating),
         SoupIndexSpec(path: "Description", type: .fullText),
+        SoupIndexSpec(path: "Id", type: .string),
     ]
 
     let store: Store
     let baseline: SmartStoreBaseline<StockpotJSONCodec>
+    /// The contacts soup in the same SQLite file (TABLE_2), registered and loaded through a
+    /// second connection; queries joining both soups run on ``baseline``'s connection.
+    let contactsBaseline: SmartStoreBaseline<StockpotJSONCodec>
     let sql: SmartStoreQuerySQL
+    /// Smart SQL over both soups, translated as SmartStore does.
+    let smartSQL: SmartStoreSmartSQL
     let documentCount: Int
     private let directory: ScratchDirectory
 
-    private init(store: Store, baseline: SmartStoreBaseline<StockpotJSONCodec>, directory: ScratchDirectory, count: Int) {
+    private init(
+        store: Store, baseline: SmartStoreBaseline<StockpotJSONCodec>,
+        contactsBaseline: SmartStoreBaseline<StockpotJSONCodec>, directory: ScratchDirectory, count: Int
+    ) {
         self.store = store
         self.baseline = baseline
+        self.contactsBaseline = contactsBaseline
         self.directory = directory
         sql = SmartStoreQuerySQL(baseline: baseline)
+        smartSQL = SmartStoreSmartSQL(soups: [
+            baseline.soupName: sql, contactsBaseline.soupName: SmartStoreQuerySQL(baseline: contactsBaseline),
+        ])
         documentCount = count
     }
 
     /// Loads both sides: Stockpot through `upsert(json:)` in batches of 1,000 with durability
     /// `.none`, then closed (writing its index snapshot) and reopened with default options;
-    /// SQLite through `insert(json:)`, 1,000 per transaction, `synchronous=OFF`. Both are
-    /// checked (count and a sample of documents) before any query is timed.
+    /// SQLite through `insert(json:)`, 1,000 per transaction, `synchronous=OFF`. The contacts
+    /// follow the accounts the same way on both sides. Both are checked (counts and a sample of
+    /// documents) before any query is timed.
     static func load(in context: BenchContext) throws -> QueryFixture {
         let documents = context.storeDocuments
+        let contacts = try ContactSoup.documents(accounts: documents, seed: context.storageSeed(60))
         let directory = try ScratchDirectory(label: "query")
         do {
             let storePath = directory.file("store")
             var seconds = try StorageLoad.seconds {
                 let loader = try StoreLoad.newStore(at: storePath, specs: specs, durable: false)
                 try StoreLoad.ingest(documents, into: loader)
+                try loader.registerSoup(ContactSoup.name, indexSpecs: StoreSoups.stockpotSpecs(ContactSoup.indexSpecs))
+                try ingest(contacts, into: loader)
                 try loader.close()
             }
-            context.progress("query fixture: Stockpot loaded \(documents.count) entries in \(Int(seconds)) s")
+            context.progress("query fixture: Stockpot loaded \(documents.count) entries and as many contacts in \(Int(seconds)) s")
             let store = try Store.open(directory: storePath)
             let sample = StoreCheck.sample(documents.count)
             try StoreCheck.store("query fixture", store, documents: documents, sample: sample)
-            var baseline: SmartStoreBaseline<StockpotJSONCodec>?
-            seconds = try StorageLoad.seconds {
-                baseline = try StoreLoad.newBaseline(
-                    at: directory.file("smartstore.db"), codec: StockpotJSONCodec(), specs: specs, synchronous: "OFF")
-                try baseline!.insert(json: documents)
+            let storedContacts = try store.view().count(of: ContactSoup.name)
+            guard storedContacts == contacts.count else {
+                throw BenchFailure("query fixture: Stockpot holds \(storedContacts) contacts; \(contacts.count) were written")
             }
-            context.progress("query fixture: SQLite loaded \(documents.count) rows in \(Int(seconds)) s")
+            var baseline: SmartStoreBaseline<StockpotJSONCodec>?
+            var contactsBaseline: SmartStoreBaseline<StockpotJSONCodec>?
+            seconds = try StorageLoad.seconds {
+                let path = directory.file("smartstore.db")
+                baseline = try StoreLoad.newBaseline(at: path, codec: StockpotJSONCodec(), specs: specs, synchronous: "OFF")
+                try baseline!.insert(json: documents)
+                contactsBaseline = try SmartStoreBaseline(
+                    path: path, codec: StockpotJSONCodec(), soupName: ContactSoup.name, indexSpecs: ContactSoup.indexSpecs,
+                    configuration: .init(synchronous: "OFF", batchSize: StoreLoad.batchSize))
+                try contactsBaseline!.insert(json: contacts)
+            }
+            context.progress("query fixture: SQLite loaded \(documents.count) rows and as many contacts in \(Int(seconds)) s")
             try StoreCheck.baseline("query fixture", baseline!, documents: documents, sample: sample)
-            let fixture = QueryFixture(store: store, baseline: baseline!, directory: directory, count: documents.count)
+            guard try contactsBaseline!.count() == contacts.count else {
+                throw BenchFailure("query fixture: SQLite holds \(try contactsBaseline!.count()) contacts; \(contacts.count) were written")
+            }
+            let fixture = QueryFixture(
+                store: store, baseline: baseline!, contactsBaseline: contactsBaseline!, directory: directory,
+                count: documents.count)
             context.atFinish { fixture.close() }
             return fixture
         } catch {
             directory.remove()
             throw error
+        }
+    }
+
+    /// Upserts the contacts, ``StoreLoad/batchSize`` per call.
+    private static func ingest(_ contacts: [[UInt8]], into store: Store) throws {
+        var start = 0
+        while start < contacts.count {
+            let end = min(start + StoreLoad.batchSize, contacts.count)
+            try store.upsert(json: Array(contacts[start..<end]), into: ContactSoup.name)
+            start = end
         }
     }
 

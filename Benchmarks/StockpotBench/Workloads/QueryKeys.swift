@@ -3,6 +3,7 @@
 // range is cut from the sorted values so that a chosen number of rows fall inside it.
 
 import StockpotJSON
+import StockpotTools
 
 /// Draws query keys from the corpus documents.
 struct QueryKeys {

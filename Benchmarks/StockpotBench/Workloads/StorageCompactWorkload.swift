@@ -4,6 +4,7 @@
 
 import Foundation  // String(format:)
 import StockpotStorage
+import StockpotTools
 
 struct StorageCompactWorkload: Workload {
     let name = "storage.compact"

@@ -4,6 +4,7 @@
 
 import Foundation  // String(format:)
 import StockpotStorage
+import StockpotTools
 
 struct StorageGetWorkload: Workload {
     let name = "storage.get"

@@ -4,6 +4,7 @@
 
 import Foundation  // String(format:)
 import Stockpot
+import StockpotTools
 
 struct StoreGetWorkload: Workload {
     let name = "store.get"

@@ -21,7 +21,8 @@ enum WorkloadCatalog {
             StoreGetWorkload(),
             StoreOpenWorkload(),
             StoreMemoryWorkload(),
-        ] + QueryWorkload.all.map { $0 as any Workload }
+        ] + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
+            + ToolsWorkload.all.map { $0 as any Workload }
     }
 
     /// The workload named `name`, or `nil`.

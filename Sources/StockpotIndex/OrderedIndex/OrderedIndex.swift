@@ -44,6 +44,11 @@ package struct OrderedIndex: Sendable {
     var root: OrderedIndexNode?
     /// The number of entries.
     package internal(set) var count = 0
+
+    /// The root node, as an object whose identity names this version of the index: while a
+    /// caller holds it, no copy of the index can change that node in place (a mutation finds
+    /// it shared and copies it), so the same identity means the same entries. Nil when empty.
+    package var versionToken: AnyObject? { root }
     /// The most entries a leaf holds.
     let leafCapacity: Int
     /// The most children a branch holds.

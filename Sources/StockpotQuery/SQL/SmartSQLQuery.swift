@@ -25,6 +25,7 @@ package enum SmartSQLQuery {
         let bound = try binder.bindStatement(select)
         let executor = SQLExecutor(frame: RowFrame(slots: binder.slotCount, aggregates: binder.aggregateCount))
         try executor.run(bound) { row throws(QueryError) -> Bool in try body(row, bound.documentColumns) }
+        executor.reportDemand()
     }
 
     /// The number of rows `text` returns.

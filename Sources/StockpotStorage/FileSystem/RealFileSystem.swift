@@ -96,11 +96,21 @@ package struct RealFileSystem: FileSystem {
     }
 
     /// Opens (creating if missing) `path` and takes `flock(LOCK_EX | LOCK_NB)` on it.
+    ///
+    /// A lock that is busy is tried again for up to ``lockRetryMilliseconds``: a child process
+    /// forked by this one between `fork` and `exec` holds a copy of every descriptor (even
+    /// `O_CLOEXEC` ones), so a store closed here stays locked for that instant.
     package func lockFile(_ path: String) throws(StorageError) -> any FileLock {
         let fd = try Self.openDescriptor(path, flags: O_RDWR | O_CREAT, operation: "open the lock file")
+        var waited = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = Glibc.errno
             if code == EINTR { continue }
+            if code == EWOULDBLOCK, waited < Self.lockRetryMilliseconds {
+                usleep(5_000)
+                waited += 5
+                continue
+            }
             _ = Glibc.close(fd)
             if code == EWOULDBLOCK {
                 throw StorageError(
@@ -111,6 +121,9 @@ package struct RealFileSystem: FileSystem {
         }
         return RealFileLock(descriptor: fd)
     }
+
+    /// How long a busy lock is tried again before `store_locked`.
+    static let lockRetryMilliseconds = 250
 
     /// `open(2)` with `O_CLOEXEC` added, retried on EINTR.
     static func openDescriptor(_ path: String, flags: Int32, operation: String) throws(StorageError)

@@ -86,6 +86,33 @@ public struct ArgumentScanner: Sendable {
         return value
     }
 
+    /// Every value of the option `name`, which may be given any number of times
+    /// (`--index a:string --index b:integer`), in order; takes them out.
+    ///
+    /// - Throws: when an occurrence has no value.
+    public mutating func takeRepeatedOption(_ name: String) throws(UsageError) -> [String] {
+        var values: [String] = []
+        var position = 0
+        while position < optionEnd {
+            defer { position += 1 }
+            guard !used[position] else { continue }
+            let token = tokens[position]
+            if token == name {
+                guard position + 1 < optionEnd, !used[position + 1] else {
+                    throw UsageError("The option '\(name)' needs a value.")
+                }
+                used[position] = true
+                used[position + 1] = true
+                values.append(tokens[position + 1])
+                position += 1
+            } else if token.hasPrefix(name + "=") {
+                used[position] = true
+                values.append(String(token.dropFirst(name.count + 1)))
+            }
+        }
+        return values
+    }
+
     /// The value of the option `name` as an integer within `range`, or `nil` when absent.
     ///
     /// - Throws: when the value is not a decimal integer in `range`.

@@ -1,6 +1,7 @@
 // Pins the SQLite value rules the executor relies on, one behaviour per test, with the results
 // SQLite 3.40 gives (checked with the sqlite3 shell when written).
 
+import StockpotJSON
 import Testing
 @testable import StockpotQuery
 
@@ -212,7 +213,7 @@ import Testing
 
     @Test func conversionsToIndexAndJSONValues() {
         #expect(V(.double(1.5)) == .real(1.5))
-        #expect(V(.text("a")).indexValue == .text("a"))
+        #expect(V(IndexValue.text("a")).indexValue == .text("a"))
         #expect(V.integer(3).jsonValue == .integer(3))
         #expect(V.real(.infinity).jsonValue == .null)
         #expect(V.text("x").jsonValue == .string("x"))

@@ -4,27 +4,26 @@
 
 import StockpotIndex
 
-/// Field values by entry id, built from ordered indexes.
+/// Field values by entry id, read off ordered indexes (through the column cache).
 struct SQLColumnVectors {
-    /// Where one field's value comes from.
-    private enum Source {
-        case entryID
-        /// `dense[i][id]`.
-        case dense(Int)
-        /// `sparse[i][id]`.
-        case sparse(Int)
-    }
+    /// Per field: its column, or nil for `_soupEntryId` and the supplied field.
+    private let columns: [SQLColumn?]
 
-    private let sources: [Source]
-    /// Values by id, for ids that are dense enough (missing ids hold null).
-    private let dense: [[SQLValue]]
-    /// Values by id, for sparse ids.
-    private let sparse: [[Int64: SQLValue]]
-
-    /// Whether every field of `table` has an ordered index holding exactly its values.
-    static func covers(_ table: BoundTable) -> Bool {
+    /// The ordered indexes holding each field of `table` (nil for `_soupEntryId`), or nil
+    /// when some field has none.
+    static func indexes(of table: BoundTable) -> [OrderedIndex?]? {
         let planner = SQLAccessPlanner(table: table, laterSlots: [])
-        return table.fields.allSatisfy { $0 == .entryID || planner.orderedIndex(of: $0) != nil }
+        var indexes: [OrderedIndex?] = []
+        for field in table.fields {
+            if field == .entryID {
+                indexes.append(nil)
+            } else if let index = planner.orderedIndex(of: field) {
+                indexes.append(index)
+            } else {
+                return nil
+            }
+        }
+        return indexes
     }
 
     /// Whether reading `rows` rows of `table` from vectors beats reading their documents:
@@ -35,55 +34,24 @@ struct SQLColumnVectors {
         return rows >= 256 && rows * 20 >= indexed * table.soup.entryIDs.count
     }
 
-    /// Reads every field of `table` off its index (but `skipped`, whose value the caller
-    /// supplies). Call only when ``covers(_:)`` holds.
-    init(_ table: BoundTable, skipping skipped: Int? = nil) {
-        let planner = SQLAccessPlanner(table: table, laterSlots: [])
-        let ids = table.soup.entryIDs
-        let maxID = ids.entry(at: ids.count - 1)?.id ?? 0
-        let dense = maxID >= 0 && maxID <= Int64(ids.count) * 4 + 1024
-        var sources: [Source] = []
-        var denseColumns: [[SQLValue]] = []
-        var sparseColumns: [[Int64: SQLValue]] = []
-        for (number, field) in table.fields.enumerated() {
-            guard field != .entryID, number != skipped, let index = planner.orderedIndex(of: field) else {
-                sources.append(.entryID)
-                continue
-            }
-            if dense {
-                var values = [SQLValue](repeating: .null, count: Int(maxID) + 1)
-                values.withUnsafeMutableBufferPointer { buffer in
-                    index.forEach { entry in
-                        if entry.id >= 0, entry.id <= maxID { buffer[Int(entry.id)] = SQLValue(entry.value) }
-                        return true
-                    }
-                }
-                sources.append(.dense(denseColumns.count))
-                denseColumns.append(values)
-            } else {
-                var values: [Int64: SQLValue] = [:]
-                values.reserveCapacity(index.count)
-                index.forEach { entry in
-                    values[entry.id] = SQLValue(entry.value)
-                    return true
-                }
-                sources.append(.sparse(sparseColumns.count))
-                sparseColumns.append(values)
-            }
-        }
-        self.sources = sources
-        self.dense = denseColumns
-        self.sparse = sparseColumns
+    /// Whether every field's column is already cached.
+    static func areCached(_ indexes: [OrderedIndex?]) -> Bool {
+        indexes.allSatisfy { $0.map { SQLColumnCache.shared.cachedColumn(of: $0) != nil } ?? true }
     }
 
-    /// Appends the field values of entry `id` to `values`.
+    /// The columns of these indexes (but `skipped`'s, whose value the caller supplies), read
+    /// now unless cached.
+    init(_ indexes: [OrderedIndex?], skipping skipped: Int? = nil) {
+        columns = indexes.enumerated().map { number, index in
+            guard number != skipped, let index else { return nil }
+            return SQLColumnCache.shared.column(of: index)
+        }
+    }
+
+    /// Appends the field values of entry `id` to `values` (null for the supplied field).
     func append(_ id: Int64, to values: inout [SQLValue]) {
-        for source in sources {
-            switch source {
-            case .entryID: values.append(.integer(id))
-            case .dense(let column): values.append(id >= 0 && id < Int64(dense[column].count) ? dense[column][Int(id)] : .null)
-            case .sparse(let column): values.append(sparse[column][id] ?? .null)
-            }
+        for column in columns {
+            values.append(column?.value(of: id) ?? .integer(id))
         }
     }
 }

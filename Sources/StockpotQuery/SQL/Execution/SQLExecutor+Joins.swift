@@ -114,7 +114,7 @@ extension SQLExecutor {
             guard let key = try convertedKey(bound.key, bound.conversion) else { return nil }
             let value = key.indexValue
             // Nulls sort first and satisfy no comparison.
-            let firstNonNull = index.upperBound(.null)
+            var firstNonNull: Int { index.upperBound(.null) }
             switch bound.op {
             case .equal:
                 lower = max(lower, index.lowerBound(value))

@@ -9,6 +9,12 @@ import StockpotJSON
 /// Executes bound statements over one frame of rows. Not thread-safe: one per run.
 final class SQLExecutor {
     let frame: RowFrame
+    /// Tells the column cache what documents the statement read (see
+    /// ``SQLTableLoader/reportDemand()``). Call once the statement is done.
+    func reportDemand() {
+        for loader in loaders { loader?.reportDemand() }
+    }
+
     /// Row loaders by table slot, made on first use.
     private var loaders: [SQLTableLoader?]
     /// Parsed match expressions' results by slot, path and text.
@@ -121,7 +127,8 @@ final class SQLExecutor {
     /// Reads the first soup's rows off its indexes when the statement visits enough of them
     /// (and every field it reads is indexed); otherwise rows come from documents.
     private func chooseLoader(_ select: BoundSelect, _ plan: SQLJoinPlan) throws(QueryError) {
-        guard let table = select.tables.first, loaders[table.slot] == nil, SQLColumnVectors.covers(table) else { return }
+        guard let table = select.tables.first, loaders[table.slot] == nil, SQLColumnVectors.indexes(of: table) != nil
+        else { return }
         let rows: Int
         switch plan.levels[0].access {
         case .scan: rows = table.soup.entryIDs.count

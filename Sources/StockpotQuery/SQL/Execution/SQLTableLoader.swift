@@ -17,11 +17,15 @@ final class SQLTableLoader {
     /// Per field: whether any other field needs the stored record.
     private let needsRecordBesides: [Bool]
     /// The fields read off ordered indexes instead of documents, when chosen.
-    /// Read values off ordered indexes instead of documents (built on the first load).
+    /// When every field is indexed: the indexes, to read values off instead of documents.
+    private let fieldIndexes: [OrderedIndex?]?
+    /// Read values off the indexes (the columns built on the first load).
     private let fromIndexes: Bool
     /// A field the caller always supplies (the index being walked), left out of the vectors.
     private let suppliedField: Int?
     private var vectors: SQLColumnVectors?
+    /// Documents read, reported to the column cache when the statement ends.
+    private var documentsRead = 0
 
     private enum Source {
         case entryID
@@ -34,7 +38,10 @@ final class SQLTableLoader {
     /// from the ordered indexes instead of the documents.
     init(table: BoundTable, fromIndexes: Bool = false, suppliedField: Int? = nil) {
         self.table = table
-        self.fromIndexes = fromIndexes
+        let indexes = SQLColumnVectors.indexes(of: table)
+        fieldIndexes = indexes
+        // Columns other statements already read off these index versions cost nothing.
+        self.fromIndexes = indexes != nil && (fromIndexes || SQLColumnVectors.areCached(indexes!))
         self.suppliedField = suppliedField
         var indexFields: [IndexField] = []
         var sources: [Source] = []
@@ -86,13 +93,14 @@ final class SQLTableLoader {
             return true
         }
         // Without the supplied field's value (a group's last row loaded again), read the document.
-        if fromIndexes, known != nil || suppliedField == nil {
-            if vectors == nil { vectors = SQLColumnVectors(table, skipping: suppliedField) }
+        if fromIndexes, known != nil || suppliedField == nil, let fieldIndexes {
+            if vectors == nil { vectors = SQLColumnVectors(fieldIndexes, skipping: suppliedField) }
             vectors.unsafelyUnwrapped.append(id, to: &values)
             if let known { values[known.field] = SQLValue(known.value) }
             return true
         }
         guard let record = try table.soup.entryRecord(id) else { return false }
+        documentsRead += 1
         var extracted: [IndexValue] = []
         if !extractor.fields.isEmpty {
             var failure: JSONError?
@@ -116,5 +124,18 @@ final class SQLTableLoader {
             }
         }
         return true
+    }
+
+    /// Tells the column cache how many documents this statement read for fields that are all
+    /// indexed; once statements have read enough, the columns are read off the indexes now,
+    /// so that later statements find them cached.
+    func reportDemand() {
+        guard !fromIndexes, documentsRead > 0, let fieldIndexes,
+            let first = fieldIndexes.compactMap({ $0 }).first
+        else { return }
+        if SQLColumnCache.shared.recordDemand(documentsRead, for: first) {
+            _ = SQLColumnVectors(fieldIndexes)
+        }
+        documentsRead = 0
     }
 }

@@ -1,5 +1,5 @@
 // The demo's store directory: replaced when it holds a store (it has a MANIFEST) or is empty,
-// refused otherwise, so a mistyped --store never deletes someone's files.
+// refused otherwise, so a mistyped DIR never deletes someone's files.
 
 import Foundation
 
@@ -18,7 +18,7 @@ enum DemoStoreDirectory {
         var isDirectory: ObjCBool = false
         guard files.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else {
-            throw Refusal(description: "\(path) is a file, not a store directory; choose another --store")
+            throw Refusal(description: "\(path) is a file, not a store directory; choose another directory")
         }
         let names = try files.contentsOfDirectory(atPath: path)
         guard names.isEmpty || names.contains("MANIFEST") else {
@@ -30,6 +30,6 @@ enum DemoStoreDirectory {
     /// Total bytes of the files directly in `path`.
     static func fileBytes(_ path: String) -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.reduce(0) { $0 + FileSize.of(path + "/" + $1) }
+        return names.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: path + "/" + $1))?[.size] as? Int ?? 0) }
     }
 }

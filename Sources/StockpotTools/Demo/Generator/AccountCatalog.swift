@@ -2,8 +2,8 @@
 // tags, name parts and picklist values. Facts about the Account object, not code.
 
 /// The closed lists the Account generator draws from.
-enum AccountCatalog {
-    static let industries = [
+package enum AccountCatalog {
+    package static let industries = [
         "Agriculture", "Apparel", "Banking", "Biotechnology", "Chemicals", "Communications",
         "Construction", "Consulting", "Education", "Electronics", "Energy", "Engineering",
         "Entertainment", "Finance", "Food & Beverage", "Healthcare", "Hospitality", "Insurance",
@@ -11,7 +11,7 @@ enum AccountCatalog {
     ]
 
     /// Cities with the country each belongs to.
-    static let cities: [(city: String, country: String)] = [
+    package static let cities: [(city: String, country: String)] = [
         ("San Francisco", "USA"), ("New York", "USA"), ("Chicago", "USA"), ("Austin", "USA"),
         ("Seattle", "USA"), ("Boston", "USA"), ("Denver", "USA"), ("Atlanta", "USA"),
         ("Los Angeles", "USA"), ("Miami", "USA"), ("Dallas", "USA"), ("Portland", "USA"),
@@ -28,38 +28,38 @@ enum AccountCatalog {
         ("Tokyo", "Japan"), ("Singapore", "Singapore"), ("Sydney", "Australia"),
     ]
 
-    static let tags = [
+    package static let tags = [
         "enterprise", "smb", "strategic", "partner", "renewal", "upsell", "churn-risk",
         "reference", "public-sector", "emea", "apac", "amer", "priority", "pilot", "expansion",
         "new-logo", "key-account", "at-risk", "champion", "trial",
     ]
 
-    static let nameStems = [
+    package static let nameStems = [
         "North", "South", "Blue", "Red", "Green", "Silver", "Golden", "Iron", "Bright", "Swift",
         "Summit", "Harbor", "River", "Maple", "Cedar", "Stone", "Pioneer", "Atlas", "Nova",
         "Vertex", "Quantum", "Crescent", "Evergreen", "Falcon", "Granite", "Horizon", "Lumen",
         "Meridian", "Orbit", "Prairie",
     ]
 
-    static let nameNouns = [
+    package static let nameNouns = [
         "wind", "field", "bridge", "works", "point", "gate", "line", "wave", "forge", "path",
         "stream", "peak", "light", "port", "hill", "crest", "dale", "rock", "view", "land",
     ]
 
-    static let nameSecondWords = [
+    package static let nameSecondWords = [
         "Traders", "Systems", "Industries", "Logistics", "Health", "Partners", "Labs", "Foods",
         "Energy", "Financial", "Media", "Motors", "Analytics", "Supply", "Holdings", "Solutions",
     ]
 
-    static let legalSuffixes = ["Inc.", "LLC", "Corp.", "Ltd.", "GmbH", "S.A.", "AG", "plc", "Co."]
+    package static let legalSuffixes = ["Inc.", "LLC", "Corp.", "Ltd.", "GmbH", "S.A.", "AG", "plc", "Co."]
 
-    static let accountTypes = [
+    package static let accountTypes = [
         "Customer - Direct", "Customer - Channel", "Prospect", "Channel Partner / Reseller",
         "Installation Partner", "Technology Partner", "Other",
     ]
 
-    static let ratings = ["Hot", "Warm", "Cold"]
+    package static let ratings = ["Hot", "Warm", "Cold"]
 
-    static let keyPrefixAccount = "001"
-    static let keyPrefixUser = "005"
+    package static let keyPrefixAccount = "001"
+    package static let keyPrefixUser = "005"
 }

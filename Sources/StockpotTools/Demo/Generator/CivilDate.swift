@@ -2,12 +2,12 @@
 // so generated timestamps need no Foundation calendar.
 
 /// A calendar date computed from days since the Unix epoch.
-struct CivilDate {
-    let year: Int
-    let month: Int
-    let day: Int
+package struct CivilDate {
+    package let year: Int
+    package let month: Int
+    package let day: Int
 
-    init(daysSinceEpoch days: Int) {
+    package init(daysSinceEpoch days: Int) {
         // Count from 0000-03-01 in 400-year eras, so the leap day falls at the end of a year.
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097

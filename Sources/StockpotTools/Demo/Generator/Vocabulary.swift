@@ -2,9 +2,9 @@
 // non-ASCII letters, for the Zipf-distributed prose in generated descriptions.
 
 /// A fixed list of distinct words; word 0 is meant to be the most frequent.
-struct Vocabulary: Sendable {
+package struct Vocabulary: Sendable {
     /// Each word as UTF-8 bytes (lower case; a sentence capitalises its first word itself).
-    let words: [[UInt8]]
+    package let words: [[UInt8]]
 
     private static let onsets = [
         "b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z",
@@ -16,7 +16,7 @@ struct Vocabulary: Sendable {
     private static let codas = ["", "", "", "n", "r", "s", "t", "l", "m", "nd", "st", "rk", "ng"]
 
     /// Creates `count` distinct words drawn from `random`.
-    init(count: Int, random: inout SeededRandom) {
+    package init(count: Int, random: inout SeededRandom) {
         var seen = Set<String>()
         var list = [[UInt8]]()
         list.reserveCapacity(count)

@@ -4,12 +4,12 @@
 import Foundation  // pow
 
 /// Draws ranks whose frequencies follow Zipf's law, as word frequencies in prose do.
-struct Zipf: Sendable {
+package struct Zipf: Sendable {
     /// Cumulative weights, normalised so the last entry is 1.
     private let cumulative: [Double]
 
     /// Creates a sampler over `count` ranks with exponent `exponent` (about 1 for prose).
-    init(count: Int, exponent: Double = 1.0) {
+    package init(count: Int, exponent: Double = 1.0) {
         precondition(count > 0, "a Zipf distribution needs at least one rank")
         var table = [Double]()
         table.reserveCapacity(count)
@@ -22,10 +22,10 @@ struct Zipf: Sendable {
     }
 
     /// The number of ranks.
-    var count: Int { cumulative.count }
+    package var count: Int { cumulative.count }
 
     /// A rank in `0..<count`; rank 0 is the most frequent.
-    func sample(using random: inout SeededRandom) -> Int {
+    package func sample(using random: inout SeededRandom) -> Int {
         let u = random.unit()
         var low = 0
         var high = cumulative.count - 1

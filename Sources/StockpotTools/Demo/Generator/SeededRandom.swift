@@ -3,12 +3,12 @@
 
 /// SplitMix64: expands one 64-bit seed into a stream of well-mixed words. Used only to seed
 /// ``SeededRandom``.
-struct SplitMix64 {
+package struct SplitMix64 {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -18,14 +18,14 @@ struct SplitMix64 {
 }
 
 /// xoshiro256**: fast, deterministic and good enough for synthetic data. Not for security.
-struct SeededRandom: RandomNumberGenerator {
+package struct SeededRandom: RandomNumberGenerator {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64
     private var s3: UInt64
 
     /// Creates a generator whose whole output is determined by `seed`.
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         var mixer = SplitMix64(seed: seed)
         s0 = mixer.next()
         s1 = mixer.next()
@@ -33,7 +33,7 @@ struct SeededRandom: RandomNumberGenerator {
         s3 = mixer.next()
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = rotateLeft(s1 &* 5, by: 7) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -46,7 +46,7 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// A uniform integer in `0..<bound` (Lemire's multiply-and-reject; no modulo bias).
-    mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         precondition(bound > 0, "bound must be positive")
         let limit = UInt64(bound)
         var product = next().multipliedFullWidth(by: limit)
@@ -60,22 +60,22 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// A uniform integer in `range`.
-    mutating func int(in range: ClosedRange<Int>) -> Int {
+    package mutating func int(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + below(range.upperBound - range.lowerBound + 1)
     }
 
     /// A uniform double in `[0, 1)` with 53 random bits.
-    mutating func unit() -> Double {
+    package mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// `true` with probability `probability`.
-    mutating func chance(_ probability: Double) -> Bool {
+    package mutating func chance(_ probability: Double) -> Bool {
         unit() < probability
     }
 
     /// A uniformly chosen element of a non-empty array.
-    mutating func pick<Element>(_ elements: [Element]) -> Element {
+    package mutating func pick<Element>(_ elements: [Element]) -> Element {
         elements[below(elements.count)]
     }
 

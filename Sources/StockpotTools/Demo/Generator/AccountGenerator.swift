@@ -4,11 +4,11 @@
 import Foundation  // exp2
 
 /// A deterministic stream of Account documents.
-struct AccountGenerator {
+package struct AccountGenerator {
     /// Words in a description.
-    static let descriptionWords = 80
+    package static let descriptionWords = 80
     /// Distinct words in the description vocabulary.
-    static let vocabularySize = 4000
+    package static let vocabularySize = 4000
 
     private var random: SeededRandom
     private let vocabulary: Vocabulary
@@ -16,7 +16,7 @@ struct AccountGenerator {
     private var serial = 0
 
     /// Creates a generator; `seed` fixes every byte it will produce.
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         var vocabularyRandom = SeededRandom(seed: seed ^ 0x766F_6361_6275_6C61)  // "vocabula"
         vocabulary = Vocabulary(count: Self.vocabularySize, random: &vocabularyRandom)
         zipf = Zipf(count: Self.vocabularySize, exponent: 1.05)
@@ -24,7 +24,7 @@ struct AccountGenerator {
     }
 
     /// The next document, as compact JSON text.
-    mutating func next() -> [UInt8] {
+    package mutating func next() -> [UInt8] {
         serial += 1
         let id = SalesforceID.make(prefix: AccountCatalog.keyPrefixAccount, serial: serial, random: &random)
         let name = companyName()

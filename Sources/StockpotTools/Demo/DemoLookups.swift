@@ -14,7 +14,7 @@ struct DemoLookups {
     static let pageSize = 10
 
     func run() throws {
-        let soup = StoreSoups.name
+        let soup = DemoCommand.soup
         let view = store.view()
         let count = try view.count(of: soup)
         guard count > 0 else { return }
@@ -69,11 +69,12 @@ struct DemoLookups {
         var value = try body()
         var samples = [Double]()
         for _ in 0..<Self.calls {
-            let start = MonotonicClock.nanoseconds()
+            let start = ProgressBar.nanoseconds()
             value = try body()
-            samples.append(Double(MonotonicClock.nanoseconds() &- start) / 1e9)
+            samples.append(Double(ProgressBar.nanoseconds() &- start) / 1e9)
         }
-        return (value, Stopwatch.median(samples))
+        samples.sort()
+        return (value, samples[samples.count / 2])
     }
 
     private func report(_ seconds: Double, _ what: String, _ result: String) {

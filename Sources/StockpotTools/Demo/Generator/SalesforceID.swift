@@ -2,13 +2,13 @@
 // instance, a reserved '0', 9 base-62 characters, and the 3-character case-safe suffix.
 
 /// Makes unique, realistic-looking 18-character ids.
-enum SalesforceID {
+package enum SalesforceID {
     private static let base62 = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
     private static let suffixAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ012345".utf8)
 
     /// The id for record number `serial` (unique for serials below 62^5), with four random
     /// leading characters so ids do not sort in generation order.
-    static func make(prefix: String, serial: Int, random: inout SeededRandom) -> String {
+    package static func make(prefix: String, serial: Int, random: inout SeededRandom) -> String {
         var id15 = Array(prefix.utf8)
         id15.append(contentsOf: "Dn0".utf8)
         for _ in 0..<4 { id15.append(base62[random.below(62)]) }

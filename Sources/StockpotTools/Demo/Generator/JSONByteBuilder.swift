@@ -2,40 +2,40 @@
 // Used by the generator (and the JSON output of results) so no Foundation JSON is involved.
 
 /// Builds compact JSON text (RFC 8259) byte by byte.
-struct JSONByteBuilder {
+package struct JSONByteBuilder {
     /// The text written so far.
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// One entry per open container: `true` until its first element has been written.
     private var firstInContainer: [Bool] = []
 
-    init(reservingCapacity capacity: Int = 0) {
+    package init(reservingCapacity capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func beginObject() {
+    package mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         firstInContainer.append(true)
     }
 
-    mutating func endObject() {
+    package mutating func endObject() {
         firstInContainer.removeLast()
         bytes.append(UInt8(ascii: "}"))
     }
 
-    mutating func beginArray() {
+    package mutating func beginArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
         firstInContainer.append(true)
     }
 
-    mutating func endArray() {
+    package mutating func endArray() {
         firstInContainer.removeLast()
         bytes.append(UInt8(ascii: "]"))
     }
 
     /// Writes an object key; the next value written is its value.
-    mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separate()
         appendQuoted(name)
         bytes.append(UInt8(ascii: ":"))
@@ -43,56 +43,56 @@ struct JSONByteBuilder {
         firstInContainer[firstInContainer.count - 1] = true
     }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separate()
         appendQuoted(value)
     }
 
-    mutating func integer(_ value: Int) {
+    package mutating func integer(_ value: Int) {
         separate()
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// Writes a finite double in Swift's shortest round-trip form.
-    mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         precondition(value.isFinite, "JSON has no NaN or infinity")
         separate()
         bytes.append(contentsOf: value.description.utf8)
     }
 
     /// Writes a number already formatted as JSON number text.
-    mutating func number(_ text: String) {
+    package mutating func number(_ text: String) {
         separate()
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separate()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    mutating func null() {
+    package mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)
     }
 
     /// Writes `key` and then a string, integer, double, bool or null member in one call.
-    mutating func member(_ name: String, _ value: String) {
+    package mutating func member(_ name: String, _ value: String) {
         key(name)
         string(value)
     }
 
-    mutating func member(_ name: String, _ value: Int) {
+    package mutating func member(_ name: String, _ value: Int) {
         key(name)
         integer(value)
     }
 
-    mutating func member(_ name: String, _ value: Double) {
+    package mutating func member(_ name: String, _ value: Double) {
         key(name)
         double(value)
     }
 
-    mutating func member(_ name: String, _ value: Bool) {
+    package mutating func member(_ name: String, _ value: Bool) {
         key(name)
         bool(value)
     }

@@ -1,0 +1,83 @@
+// An sql.* workload: seeded Smart SQL calls on the loaded query fixture, Stockpot's
+// `forEachSmartRow` against SQLite running the SmartStore translation (compiled before timing),
+// alternating sides call by call. Median us per call; a sample is cross-checked first.
+
+import Foundation  // String(format:)
+
+/// A named Smart SQL workload; the calls come from `make` (see SQLWorkload+Catalog.swift).
+struct SQLWorkload: Workload {
+    let name: String
+    let summary: String
+    let targetRatio: Double
+    /// Calls timed per side at up to 100,000 documents; larger corpora make fewer (see
+    /// ``QueryWorkload/callCount(documents:)``).
+    let calls: Int
+    /// Mixed into the run's seed, so each workload draws its own keys.
+    let salt: UInt64
+    /// The statement orders its rows fully, so the cross-check compares them in order.
+    let ordered: Bool
+    /// The calls, from seeded keys and the number of documents.
+    let make: @Sendable (inout QueryKeys, _ calls: Int, _ documents: Int) throws -> [SQLCall]
+
+    /// Calls cross-checked between the sides before timing.
+    static let checkedCalls = 10
+    /// Calls run on both sides, untimed, before the timed pass (at most a quarter of them).
+    static let warmUpCalls = 20
+
+    func run(in context: BenchContext) throws -> BenchResult {
+        let fixture = try context.queryFixture()
+        var keys = QueryKeys(documents: context.storeDocuments, seed: context.storageSeed(salt))
+        let count = fixture.documentCount <= 100_000 ? calls : max(min(calls, 10), calls * 100_000 / fixture.documentCount)
+        let queries = try make(&keys, count, fixture.documentCount)
+        let sides = try SQLSides(fixture: fixture, calls: queries)
+        let checked = try sides.crossCheck(
+            name, calls: Array(0..<queries.count).filter { $0 % max(1, queries.count / Self.checkedCalls) == 0 },
+            ordered: ordered)
+
+        var rows: UInt64 = 0
+        for index in 0..<min(Self.warmUpCalls, max(1, queries.count / 4)) {
+            rows &+= UInt64(try sides.stockpot(index)) &+ UInt64(try sides.sqlite(index))
+        }
+        var stockpot = [Double](), sqlite = [Double]()
+        stockpot.reserveCapacity(queries.count)
+        sqlite.reserveCapacity(queries.count)
+        var timedRows = 0
+        for index in queries.indices {
+            // Alternate which side goes first, so neither always runs after the other.
+            for side in index % 2 == 0 ? [0, 1] : [1, 0] {
+                let start = MonotonicClock.nanoseconds()
+                let result = side == 0 ? try sides.stockpot(index) : try sides.sqlite(index)
+                let elapsed = Double(MonotonicClock.nanoseconds() &- start) / 1000
+                if side == 0 { stockpot.append(elapsed) } else { sqlite.append(elapsed) }
+                rows &+= UInt64(result)
+                timedRows += result
+            }
+        }
+        Sink.consume(rows)
+
+        let ours = Stopwatch.median(stockpot), theirs = Stopwatch.median(sqlite)
+        let ratio = theirs / ours
+        return BenchResult(
+            workload: name, unit: .microsecondsPerOperation, stockpot: ours, baseline: theirs,
+            baselineName: "SmartStore SQLite",
+            note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
+                + String(format: "; %d calls, %d docs; p90 %.1f vs %.1f us", queries.count, fixture.documentCount,
+                    Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
+                + String(format: "; mean %.1f rows", Double(timedRows) / Double(2 * queries.count))
+                + Self.describe(checked))
+    }
+
+    /// The mean count when every checked call returned one row starting with an integer
+    /// (a `count(*)`), else nothing.
+    private static func describe(_ checked: [[[SQLiteValue]]]) -> String {
+        let counts = checked.compactMap { rows in rows.count == 1 ? rows[0].first?.integerValue : nil }
+        guard !counts.isEmpty, counts.count == checked.count else { return "" }
+        return String(format: ", mean count %.0f (checked calls)", Double(counts.reduce(0, +)) / Double(counts.count))
+    }
+
+    private static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let sorted = samples.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+}

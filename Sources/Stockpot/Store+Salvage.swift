@@ -1,0 +1,132 @@
+// The store half of `stockpot salvage`: the engine's salvaged keys and values read as soups
+// and entries (docs/store.md, "Keys and values in the engine"), and every loss named by soup
+// and entry id where the key tells them.
+
+import StockpotJSON
+import StockpotStorage
+
+/// A soup as salvage found it: its catalog facts and its readable entries, in id order.
+package struct SalvagedSoup: Sendable {
+    package var description: SoupDescription
+    package var entries: [RestoredEntry]
+}
+
+/// Something salvage could not save, in the store's terms.
+package struct SalvagedLoss: Sendable, CustomStringConvertible {
+    /// The soup's name, when its catalog record was read; else nil.
+    package var soup: String?
+    /// The soup's internal id, when the key tells it.
+    package var soupID: UInt32?
+    /// The entry id, when the key tells it.
+    package var entryID: Int64?
+    /// The file and offset (and length) of the damage.
+    package var file: String
+    package var offset: Int?
+    package var length: Int?
+    package var reason: String
+
+    package var description: String {
+        var what: String
+        switch (soup, soupID, entryID) {
+        case (let name?, _, let id?): what = "soup \"\(name)\" entry \(id)"
+        case (nil, let soupID?, let id?): what = "entry \(id) of unknown soup id \(soupID)"
+        case (let name?, _, nil): what = "soup \"\(name)\" catalog record"
+        case (nil, let soupID?, nil): what = "catalog record of soup id \(soupID)"
+        default: what = "unknown records"
+        }
+        var place = file
+        if let offset { place += " at byte \(offset)" }
+        if let length { place += " (\(length) bytes)" }
+        return "\(what): \(place): \(reason)"
+    }
+}
+
+/// A damaged store's readable contents.
+package struct StoreSalvage: Sendable {
+    package var soups: [SalvagedSoup] = []
+    package var losses: [SalvagedLoss] = []
+    /// What the engine-level read covered.
+    package var segments = 0
+    package var recordsRead = 0
+    package var bytesRead = 0
+}
+
+extension Store {
+    /// Reads every readable soup and entry of the (closed, possibly damaged) store in
+    /// `directory` without opening it or changing a file.
+    ///
+    /// A soup's id high-water mark is the larger of its newest readable catalog record's and
+    /// one past its highest readable entry id, so salvaged ids are never handed out again.
+    ///
+    /// - Throws: `store_locked`, `io_error`.
+    package static func salvage(directory: String) throws(StockpotError) -> StoreSalvage {
+        let storage: StorageSalvage
+        do {
+            storage = try StoreSalvager.salvage(directory: directory)
+        } catch {
+            throw StockpotError(error)
+        }
+        var result = StoreSalvage(segments: storage.segments, recordsRead: storage.recordsRead, bytesRead: storage.bytesRead)
+        var catalog: [UInt32: SoupRecord] = [:]
+        var entries: [UInt32: [RestoredEntry]] = [:]
+        var places: [UInt32: [Int64: (String, Int)]] = [:]
+        for record in storage.records {
+            if record.key == StoreKeys.storeRecord { continue }
+            if let soupID = StoreKeys.soupID(ofCatalogKey: record.key) {
+                if let soup = SoupRecord(decoding: record.value), soup.id == soupID {
+                    catalog[soupID] = soup
+                } else {
+                    result.losses.append(SalvagedLoss(
+                        soupID: soupID, file: record.file, offset: record.offset, reason: "the catalog record does not decode"))
+                }
+            } else if let (soupID, id) = StoreKeys.entryID(of: record.key) {
+                guard let entry = EntryRecord(decoding: record.value) else {
+                    result.losses.append(SalvagedLoss(
+                        soupID: soupID, entryID: id, file: record.file, offset: record.offset, reason: "the entry record has an unknown layout"))
+                    continue
+                }
+                guard let scan = try? JSONSystemFields.inspect(entry.document), scan.isObject,
+                    case .integer(let lastModified)? = scan.lastModified
+                else {
+                    result.losses.append(SalvagedLoss(
+                        soupID: soupID, entryID: id, file: record.file, offset: record.offset, reason: "the document is not a readable JSON object"))
+                    continue
+                }
+                entries[soupID, default: []].append(
+                    RestoredEntry(id: id, created: entry.created, lastModified: lastModified, document: entry.document))
+                places[soupID, default: [:]][id] = (record.file, record.offset)
+            }
+        }
+        for loss in storage.losses {
+            var salvaged = SalvagedLoss(file: loss.file, offset: loss.offset, length: loss.length, reason: loss.reason)
+            if let key = loss.key {
+                if let (soupID, id) = StoreKeys.entryID(of: key) {
+                    salvaged.soupID = soupID
+                    salvaged.entryID = id
+                } else if let soupID = StoreKeys.soupID(ofCatalogKey: key) {
+                    salvaged.soupID = soupID
+                }
+            }
+            result.losses.append(salvaged)
+        }
+        for (soupID, soupEntries) in entries where catalog[soupID] == nil {
+            for entry in soupEntries {
+                let (file, offset) = places[soupID]?[entry.id] ?? ("", 0)
+                result.losses.append(SalvagedLoss(
+                    soupID: soupID, entryID: entry.id, file: file, offset: offset,
+                    reason: "readable, but its soup's catalog record (name and specs) was lost"))
+            }
+        }
+        for index in result.losses.indices {
+            if let soupID = result.losses[index].soupID { result.losses[index].soup = catalog[soupID]?.name }
+        }
+        for record in catalog.values.sorted(by: { $0.name.utf8Compare($1.name) < 0 }) {
+            let soupEntries = (entries[record.id] ?? []).sorted { $0.id < $1.id }
+            let highest = soupEntries.last?.id ?? 0
+            let description = SoupDescription(
+                name: record.name, specs: record.specs, nextEntryID: max(record.nextEntryID, highest + 1), count: soupEntries.count)
+            result.soups.append(SalvagedSoup(description: description, entries: soupEntries))
+        }
+        return result
+    }
+}

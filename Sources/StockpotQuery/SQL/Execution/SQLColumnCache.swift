@@ -1,0 +1,135 @@
+// Field values by entry id, read off an ordered index once and kept for later statements: a
+// small process-wide cache keyed by the index's version (its root node, held so that the
+// version cannot change while cached). A store that is mostly read answers repeated
+// statements without reading documents; any write makes new versions, and old ones age out.
+
+import Synchronization
+import StockpotIndex
+
+/// One field's values by entry id.
+enum SQLColumn: Sendable {
+    /// `values[id]` (null where no entry has that id).
+    case dense([SQLValue])
+    /// For sparse ids.
+    case sparse([Int64: SQLValue])
+
+    /// The value of entry `id`.
+    @inline(__always)
+    func value(of id: Int64) -> SQLValue {
+        switch self {
+        case .dense(let values): return id >= 0 && id < Int64(values.count) ? values[Int(id)] : .null
+        case .sparse(let values): return values[id] ?? .null
+        }
+    }
+
+    /// Reads every entry of `index`.
+    init(reading index: OrderedIndex) {
+        var maxID: Int64 = -1
+        index.forEach { entry in
+            maxID = max(maxID, entry.id)
+            return true
+        }
+        if maxID >= 0, maxID <= Int64(index.count) * 4 + 1024 {
+            var values = [SQLValue](repeating: .null, count: Int(maxID) + 1)
+            values.withUnsafeMutableBufferPointer { buffer in
+                index.forEach { entry in
+                    if entry.id >= 0 { buffer[Int(entry.id)] = SQLValue(entry.value) }
+                    return true
+                }
+            }
+            self = .dense(values)
+        } else {
+            var values: [Int64: SQLValue] = [:]
+            values.reserveCapacity(index.count)
+            index.forEach { entry in
+                values[entry.id] = SQLValue(entry.value)
+                return true
+            }
+            self = .sparse(values)
+        }
+    }
+}
+
+/// An index version held for its identity. @unchecked Sendable: the object is never used,
+/// only kept alive and compared by identity.
+struct SQLIndexVersion: @unchecked Sendable {
+    let object: AnyObject
+}
+
+/// An index version remembered without keeping it alive. @unchecked Sendable: as above.
+struct SQLWeakIndexVersion: @unchecked Sendable {
+    weak var object: AnyObject?
+}
+
+/// The process-wide cache of columns read off ordered indexes. Thread-safe.
+final class SQLColumnCache: Sendable {
+    static let shared = SQLColumnCache()
+
+    /// Columns kept; the least recently used goes first. Each holds its index version (the
+    /// old tree, where later writes have changed it), so few are kept.
+    static let capacity = 8
+
+    private struct Entry {
+        /// The index version the column was read from (held so it stays that version).
+        let token: SQLIndexVersion
+        let column: SQLColumn
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        /// Documents read for each index version's field since it was last cached or built.
+        var demand: [ObjectIdentifier: (token: SQLWeakIndexVersion, rows: Int)] = [:]
+        var clock: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The cached column of `index`, if there is one.
+    func cachedColumn(of index: OrderedIndex) -> SQLColumn? {
+        guard let token = index.versionToken else { return nil }
+        return state.withLock { state in
+            let key = ObjectIdentifier(token)
+            guard var entry = state.entries[key], entry.token.object === token else { return nil }
+            state.clock += 1
+            entry.lastUse = state.clock
+            state.entries[key] = entry
+            return entry.column
+        }
+    }
+
+    /// The column of `index`, read now and kept when it was not cached.
+    func column(of index: OrderedIndex) -> SQLColumn {
+        if let column = cachedColumn(of: index) { return column }
+        let column = SQLColumn(reading: index)
+        guard let token = index.versionToken else { return column }
+        state.withLock { state in
+            state.clock += 1
+            let key = ObjectIdentifier(token)
+            state.entries[key] = Entry(token: SQLIndexVersion(object: token), column: column, lastUse: state.clock)
+            state.demand[key] = nil
+            if state.entries.count > Self.capacity,
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
+                state.entries[oldest] = nil
+            }
+        }
+        return column
+    }
+
+    /// Records that statements read `rows` documents for a field `index` holds; true once
+    /// they have read a hundredth of the index's entries (and at least 256): reading the
+    /// column costs about a twentieth, so it pays for itself if that reading goes on.
+    func recordDemand(_ rows: Int, for index: OrderedIndex) -> Bool {
+        guard let token = index.versionToken else { return false }
+        return state.withLock { state in
+            let key = ObjectIdentifier(token)
+            var demand: (token: SQLWeakIndexVersion, rows: Int) = (SQLWeakIndexVersion(object: token), 0)
+            if let previous = state.demand[key], previous.token.object === token { demand = previous }
+            demand.rows += rows
+            state.demand[key] = demand
+            if state.demand.count > 64 { state.demand = [key: demand] }
+            return demand.rows >= 256 && demand.rows * 100 >= index.count
+        }
+    }
+}

@@ -1,0 +1,191 @@
+// The load loop of `stockpot import`: JSON Lines read as bytes, 1,000 lines per write through
+// the store's bytes upsert (no tree for canonical documents). A failing batch writes nothing;
+// its lines are then tried one by one in one transaction to name the bad line.
+
+import Stockpot
+import StockpotJSON
+
+/// A bad input line: where and why.
+package struct BadLine: Sendable, CustomStringConvertible {
+    /// 1-based line number in the input.
+    package var line: Int
+    /// 1-based byte column, when the line is not JSON.
+    package var column: Int?
+    /// What is wrong.
+    package var reason: String
+
+    package var description: String {
+        "line \(line)" + (column.map { ", column \($0)" } ?? "") + ": " + reason
+    }
+}
+
+/// What an import did.
+package struct ImportSummary: Sendable {
+    /// Entries written.
+    package var imported = 0
+    /// Input bytes read.
+    package var bytes = 0
+    /// Lines read, blank ones included.
+    package var lines = 0
+    /// Bad lines skipped (with `skipBad`).
+    package var skipped: [BadLine] = []
+
+    /// Nothing yet.
+    package init() {}
+}
+
+/// Loads JSON Lines into one soup of an open store. Not thread-safe: one run at a time.
+package struct JSONLinesImporter {
+    /// The store written to.
+    package let store: Store
+    /// The soup written to (it must exist).
+    package let soup: String
+    /// Entries matched by this path's value are updated instead of inserted.
+    package let externalIdPath: String?
+    /// Skip and count bad lines instead of stopping at the first.
+    package let skipBad: Bool
+    /// Lines per write transaction.
+    package var batchSize = 1000
+    /// The longest line read; longer ones are bad lines.
+    package var maxLineBytes = 64 << 20
+
+    /// Creates an importer.
+    package init(store: Store, soup: String, externalIdPath: String? = nil, skipBad: Bool = false) {
+        self.store = store
+        self.soup = soup
+        self.externalIdPath = externalIdPath
+        self.skipBad = skipBad
+    }
+
+    /// One input line kept for its batch.
+    private struct Line {
+        var number: Int
+        var bytes: [UInt8]
+    }
+
+    /// Reads `fileDescriptor` to its end and writes every line as an entry.
+    ///
+    /// - Parameter progress: told after each batch.
+    /// - Throws: ``ToolFailure``: status 65 at a bad line (unless skipping), 74 when reading
+    ///   or writing fails, 1 for other store failures. The batches before a failing one stay
+    ///   written; nothing of the failing batch is.
+    package func run(reading fileDescriptor: Int32, progress: ProgressBar? = nil) throws(ToolFailure) -> ImportSummary {
+        var summary = ImportSummary()
+        var reader = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, bufferBytes: 1 << 20)
+        var batch: [Line] = []
+        batch.reserveCapacity(batchSize)
+        while true {
+            let next: LineReader.Line?
+            do {
+                next = try reader.next()
+            } catch {
+                throw ToolFailure("cannot read the input: \(SystemError.describe(error.errorNumber))", status: .ioError)
+            }
+            guard let next else { break }
+            summary.lines += 1
+            switch next {
+            case .tooLong(let count):
+                summary.bytes += count + 1
+                try reject(BadLine(line: summary.lines, reason: "the line is \(count) bytes; the limit is \(maxLineBytes)"), &summary)
+            case .line(let read):
+                var bytes = read
+                summary.bytes += bytes.count + 1
+                if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+                if Self.isBlank(bytes) { continue }
+                batch.append(Line(number: summary.lines, bytes: bytes))
+                if batch.count == batchSize {
+                    try write(batch, &summary)
+                    batch.removeAll(keepingCapacity: true)
+                    progress?.update(entries: summary.imported, bytes: summary.bytes)
+                }
+            }
+        }
+        if !batch.isEmpty { try write(batch, &summary) }
+        progress?.update(entries: summary.imported, bytes: summary.bytes)
+        return summary
+    }
+
+    private func reject(_ bad: BadLine, _ summary: inout ImportSummary) throws(ToolFailure) {
+        guard skipBad else { throw ToolFailure(bad.description, status: .dataError) }
+        summary.skipped.append(bad)
+    }
+
+    /// Writes one batch; when the store refuses it, finds the bad lines one by one.
+    private func write(_ batch: [Line], _ summary: inout ImportSummary) throws(ToolFailure) {
+        do {
+            try store.write { transaction in
+                _ = try transaction.upsert(json: batch.map(\.bytes), into: soup, externalIdPath: externalIdPath)
+            }
+            summary.imported += batch.count
+            return
+        } catch let error as StockpotError where Self.isAboutAnEntry(error) {
+            // Fall through: find the line.
+        } catch let error as StockpotError {
+            throw ToolFailure(error, doing: "cannot write to soup \"\(soup)\"")
+        } catch {
+            throw ToolFailure("cannot write to soup \"\(soup)\": \(error)")
+        }
+        let outcome: (written: Int, skipped: [BadLine])
+        do {
+            outcome = try store.write { transaction in try retry(batch, in: transaction) }
+        } catch let failure as ToolFailure {
+            throw failure
+        } catch let error as StockpotError {
+            throw ToolFailure(error, doing: "cannot write to soup \"\(soup)\"")
+        } catch {
+            throw ToolFailure("cannot write to soup \"\(soup)\": \(error)")
+        }
+        let (written, skipped) = outcome
+        summary.imported += written
+        summary.skipped += skipped
+    }
+
+    /// Writes a refused batch's lines one by one in `transaction`: the bad ones are skipped
+    /// (or stop the import, which throws away the transaction).
+    private func retry(_ batch: [Line], in transaction: WriteTransaction) throws -> (written: Int, skipped: [BadLine]) {
+        var written = 0
+        var skipped: [BadLine] = []
+        for line in batch {
+            let refusal: StockpotError
+            do {
+                _ = try transaction.upsert(json: [line.bytes], into: soup, externalIdPath: externalIdPath)
+                written += 1
+                continue
+            } catch {
+                refusal = error
+            }
+            guard Self.isAboutAnEntry(refusal) else { throw refusal }
+            let bad = Self.describe(line, refusal)
+            guard skipBad else { throw ToolFailure(bad.description, status: .dataError) }
+            skipped.append(bad)
+        }
+        return (written, skipped)
+    }
+
+    /// Whether the store refused an entry (rather than failing as a whole).
+    private static func isAboutAnEntry(_ error: StockpotError) -> Bool {
+        switch error.code {
+        case .invalidEntry, .entryNotFound, .externalIdMissing, .externalIdNotUnique, .uniqueViolation, .limitExceeded:
+            true
+        default:
+            false
+        }
+    }
+
+    /// The bad line for a refused entry: the column of a JSON syntax error, else the reason.
+    private static func describe(_ line: Line, _ error: StockpotError) -> BadLine {
+        do {
+            let value = try JSONReader.parse(line.bytes)
+            if case .object = value {
+                return BadLine(line: line.number, reason: "\(error.code): \(error.message)")
+            }
+            return BadLine(line: line.number, column: 1, reason: "the line is not a JSON object")
+        } catch {
+            return BadLine(line: line.number, column: error.offset + 1, reason: "\(error.message) (\(error.code))")
+        }
+    }
+
+    private static func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+}

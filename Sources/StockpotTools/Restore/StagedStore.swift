@@ -1,0 +1,67 @@
+// Restore's all-or-nothing installation (docs/format/dump.md, "What restore checks"): the new
+// store is built in `STORE.restore-<pid>.tmp` beside the target and renamed into place only
+// when complete and durable; on failure it is removed and the target is untouched.
+
+import Foundation
+import Stockpot
+
+/// A store being built beside its final place. Not thread-safe.
+final class StagedStore {
+    /// Where the store will live.
+    let target: String
+    /// Where it is being built.
+    let stagingPath: String
+    /// The store being built (relaxed durability; its close makes it durable).
+    let store: Store
+
+    /// Creates an empty store beside `target`.
+    ///
+    /// - Throws: a ``ToolFailure`` when it cannot be created.
+    init(target: String) throws(ToolFailure) {
+        var trimmed = target
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        self.target = trimmed
+        stagingPath = trimmed + ".restore-\(getpid()).tmp"
+        try? FileManager.default.removeItem(atPath: stagingPath)
+        var options = StoreOptions()
+        options.durability = .none
+        options.backgroundCompaction = false
+        store = try StoreAccess.open(stagingPath, options: options)
+    }
+
+    /// Closes and removes the staged store.
+    func abandon() {
+        try? store.close()
+        try? FileManager.default.removeItem(atPath: stagingPath)
+    }
+
+    /// Makes the staged store durable and puts it at the target. `existing` (the store at the
+    /// target, held open so that nobody else uses it meanwhile) is closed and moved aside
+    /// first, then removed once the new store is in place.
+    func install(replacing existing: Store?, targetExists: Bool) throws(ToolFailure) {
+        try StoreAccess.close(store)
+        let aside = target + ".replaced-\(getpid()).tmp"
+        if let existing { try StoreAccess.close(existing) }
+        if targetExists {
+            guard rename(target, aside) == 0 else {
+                throw ToolFailure("cannot move \(target) aside: \(SystemError.describe(errno))", status: .ioError)
+            }
+        }
+        guard rename(stagingPath, target) == 0 else {
+            let failure = ToolFailure("cannot rename \(stagingPath) to \(target): \(SystemError.describe(errno))", status: .ioError)
+            if targetExists { _ = rename(aside, target) }
+            throw failure
+        }
+        Self.syncDirectory(containing: target)
+        if targetExists { try? FileManager.default.removeItem(atPath: aside) }
+    }
+
+    /// fsyncs the directory that holds `path`, making the renames durable.
+    private static func syncDirectory(containing path: String) {
+        let parent = (path as NSString).deletingLastPathComponent
+        let descriptor = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,106 @@
+// Buffered output to standard output or a file through write(2): data commands emit many small
+// lines, written out in 1 MiB chunks. A file is written under a temporary name and renamed when
+// complete, so a failed dump never leaves a file that looks whole.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A byte sink with a buffer. Not thread-safe: one writer.
+package final class ByteOutput {
+    private let fileDescriptor: Int32
+    /// For a file: its final path and the temporary one being written.
+    private let paths: (final: String, temporary: String)?
+    private var buffer: [UInt8] = []
+    private let capacity = 1 << 20
+    /// Bytes handed to ``append(_:)`` so far.
+    package private(set) var byteCount = 0
+
+    private init(fileDescriptor: Int32, paths: (String, String)?) {
+        self.fileDescriptor = fileDescriptor
+        self.paths = paths
+        buffer.reserveCapacity(capacity)
+    }
+
+    /// Standard output.
+    package static func standardOutput() -> ByteOutput {
+        ByteOutput(fileDescriptor: 1, paths: nil)
+    }
+
+    /// A new file at `path`, written as `path.tmp` until ``finish()``.
+    ///
+    /// - Throws: an I/O ``ToolFailure`` when it cannot be created.
+    package static func file(_ path: String) throws(ToolFailure) -> ByteOutput {
+        let temporary = path + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ToolFailure("cannot create \(temporary): \(SystemError.describe(errno))", status: .ioError)
+        }
+        return ByteOutput(fileDescriptor: descriptor, paths: (path, temporary))
+    }
+
+    /// Appends bytes, writing the buffer out when full.
+    package func append(_ bytes: some Collection<UInt8>) throws(ToolFailure) {
+        buffer.append(contentsOf: bytes)
+        byteCount += bytes.count
+        if buffer.count >= capacity { try flush() }
+    }
+
+    /// Appends one byte.
+    package func append(byte: UInt8) throws(ToolFailure) {
+        buffer.append(byte)
+        byteCount += 1
+        if buffer.count >= capacity { try flush() }
+    }
+
+    /// Writes out what is buffered.
+    package func flush() throws(ToolFailure) {
+        guard !buffer.isEmpty else { return }
+        let ok = buffer.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+        guard ok else {
+            throw ToolFailure("cannot write \(paths?.temporary ?? "standard output"): \(SystemError.describe(errno))", status: .ioError)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes out the rest; a file is fsynced, closed and renamed to its final name.
+    package func finish() throws(ToolFailure) {
+        try flush()
+        guard let paths else { return }
+        defer { close(fileDescriptor) }
+        guard fsync(fileDescriptor) == 0 else {
+            throw ToolFailure("cannot sync \(paths.temporary): \(SystemError.describe(errno))", status: .ioError)
+        }
+        guard rename(paths.temporary, paths.final) == 0 else {
+            throw ToolFailure("cannot rename \(paths.temporary) to \(paths.final): \(SystemError.describe(errno))", status: .ioError)
+        }
+    }
+
+    /// Abandons a file: closes and removes the temporary file.
+    package func abandon() {
+        guard let paths else { return }
+        close(fileDescriptor)
+        unlink(paths.temporary)
+    }
+}
+
+/// Text for errno values.
+enum SystemError {
+    static func describe(_ number: Int32) -> String {
+        guard let text = strerror(number) else { return "errno \(number)" }
+        return String(cString: text) + " (errno \(number))"
+    }
+}
