@@ -5,7 +5,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash query-soak bench bench-queries bench-queries-1m bench-sql clean
+.PHONY: all deps build demo test crash query-soak sql-soak bench bench-queries bench-queries-1m bench-sql clean
 
 all: build
 
@@ -41,6 +41,15 @@ QUERY_ROUNDS ?= 20000
 query-soak: deps
 	$(SWIFT) build --build-tests
 	STOCKPOT_QUERY_ROUNDS=$(QUERY_ROUNDS) $(SWIFT) test --skip-build --filter QueryDifferentialTests
+
+# The long Smart SQL differential run: many more random statements against SQLite than
+# `make test` (10,000), over soups SQL_SCALE times as large (the join budget grows with them).
+SQL_ROUNDS ?= 200000
+SQL_SCALE ?= 1
+sql-soak: deps
+	$(SWIFT) build --build-tests
+	STOCKPOT_SMARTSQL_ROUNDS=$(SQL_ROUNDS) STOCKPOT_SMARTSQL_SCALE=$(SQL_SCALE) STOCKPOT_SMARTSQL_MAX_DIFFERENCES=20 \
+		$(SWIFT) test --skip-build --filter SmartSQLDifferentialTests
 
 bench: deps
 	$(SWIFT) run -c release stockpot-bench $(BENCH_ARGS)

@@ -11,6 +11,11 @@ enum OracleValue: Equatable {
     case text(String)
 }
 
+/// Why SQLite refused a statement.
+struct OracleError: Error {
+    var message: String
+}
+
 /// An in-memory SQLite database; not thread-safe, one per test.
 final class SQLiteOracle {
     private let handle: OpaquePointer
@@ -24,11 +29,20 @@ final class SQLiteOracle {
 
     deinit { sqlite3_close_v2(handle) }
 
-    /// Runs `sql` with `arguments`, returning every row.
+    /// Runs `sql` with `arguments`, returning every row; traps when SQLite rejects it.
     func rows(_ sql: String, _ arguments: [OracleValue] = []) -> [[OracleValue]] {
+        switch query(sql, arguments) {
+        case .success(let rows): return rows
+        case .failure(let error): preconditionFailure("\(error.message): \(sql)")
+        }
+    }
+
+    /// Runs `sql` with `arguments`: every row, or SQLite's error message (prepare or step).
+    func query(_ sql: String, _ arguments: [OracleValue] = []) -> Result<[[OracleValue]], OracleError> {
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        precondition(rc == SQLITE_OK, "prepare failed: \(String(cString: sqlite3_errmsg(handle))): \(sql)")
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            return .failure(OracleError(message: "prepare failed: " + String(cString: sqlite3_errmsg(handle))))
+        }
         defer { sqlite3_finalize(statement) }
         for (position, argument) in arguments.enumerated() {
             let slot = Int32(position + 1)
@@ -44,7 +58,9 @@ final class SQLiteOracle {
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { break }
-            precondition(step == SQLITE_ROW, "step failed: \(String(cString: sqlite3_errmsg(handle))): \(sql)")
+            guard step == SQLITE_ROW else {
+                return .failure(OracleError(message: "step failed: " + String(cString: sqlite3_errmsg(handle))))
+            }
             var row: [OracleValue] = []
             for column in 0..<sqlite3_column_count(statement) {
                 switch sqlite3_column_type(statement, column) {
@@ -56,7 +72,7 @@ final class SQLiteOracle {
             }
             result.append(row)
         }
-        return result
+        return .success(result)
     }
 
     /// Runs `sql` for its effect.

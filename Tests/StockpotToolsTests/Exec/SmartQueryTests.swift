@@ -65,4 +65,13 @@ import Testing
         ])
         #expect(grouped == 1)
     }
+
+    @Test func coalesceAndIfnullStopAtTheFirstValue() throws {
+        let (_, exec) = try populated(1)
+        // As in SQLite: arguments after the first non-null one are not evaluated, so the
+        // overflow of abs() is never reached.
+        let cursor = try exec.result(smart("SELECT coalesce(NULL, 1, abs(-9223372036854775808)), ifnull(2, abs(-9223372036854775808))"))
+        #expect(cursor["currentPageOrderedEntries"] == [[1, 2]])
+        #expect(try exec.errorCode(smart("SELECT abs(-9223372036854775808)")) == "invalid_query")
+    }
 }

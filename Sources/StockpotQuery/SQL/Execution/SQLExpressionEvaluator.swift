@@ -103,6 +103,14 @@ extension SQLExecutor {
             }
             return try otherwise.map { try evaluateOrFail($0) } ?? .null
         case .function(let function, let arguments):
+            if function == .coalesce || function == .ifnull {
+                // Lazy, as SQLite: arguments after the first non-null one are not evaluated.
+                for argument in arguments {
+                    let value = try evaluateOrFail(argument)
+                    if !value.isNull { return value }
+                }
+                return .null
+            }
             var values: [SQLValue] = []
             values.reserveCapacity(arguments.count)
             for argument in arguments { values.append(try evaluateOrFail(argument)) }
