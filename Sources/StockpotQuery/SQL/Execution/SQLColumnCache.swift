@@ -6,20 +6,18 @@
 import Synchronization
 import StockpotIndex
 
-/// One field's values by entry id.
-enum SQLColumn: Sendable {
-    /// `values[id]` (null where no entry has that id).
-    case dense([SQLValue])
-    /// For sparse ids.
-    case sparse([Int64: SQLValue])
+/// One field's values by entry id: dense by id when ids are dense enough, else hashed.
+struct SQLColumn: Sendable {
+    /// `dense[id]` (null where no entry has that id); empty when sparse.
+    private let dense: [SQLValue]
+    /// Values by id when ids are sparse.
+    private let sparse: [Int64: SQLValue]?
 
     /// The value of entry `id`.
     @inline(__always)
     func value(of id: Int64) -> SQLValue {
-        switch self {
-        case .dense(let values): return id >= 0 && id < Int64(values.count) ? values[Int(id)] : .null
-        case .sparse(let values): return values[id] ?? .null
-        }
+        if let sparse { return sparse[id] ?? .null }
+        return id >= 0 && id < Int64(dense.count) ? dense[Int(id)] : .null
     }
 
     /// Reads every entry of `index`.
@@ -37,7 +35,8 @@ enum SQLColumn: Sendable {
                     return true
                 }
             }
-            self = .dense(values)
+            dense = values
+            sparse = nil
         } else {
             var values: [Int64: SQLValue] = [:]
             values.reserveCapacity(index.count)
@@ -45,7 +44,8 @@ enum SQLColumn: Sendable {
                 values[entry.id] = SQLValue(entry.value)
                 return true
             }
-            self = .sparse(values)
+            dense = []
+            sparse = values
         }
     }
 }

@@ -57,6 +57,16 @@ extension SQLExecutor {
             try visitIndex(table.soup.entryIDs, 0..<table.soup.entryIDs.count, descending: false) { entry throws(QueryError) in
                 try body(entry.id, field.map { ($0, entry.value) })
             }
+        case .indexRange(let rangeField, let index, let bounds) where bounds.count == 1 && bounds[0].op == .equal && !step.descending:
+            // One equality (a lookup, often per outer row): one descent to the first equal
+            // entry, then along the leaves while the value is equal.
+            guard let key = try convertedKey(bounds[0].key, bounds[0].conversion)?.indexValue else { return }
+            let field = table.fields.firstIndex(of: rangeField)
+            let start = index.lowerBound(key)
+            try visitIndex(index, start..<index.count, descending: false) { entry throws(QueryError) in
+                guard entry.value == key else { return false }
+                return try body(entry.id, field.map { ($0, entry.value) })
+            }
         case .indexRange(let rangeField, let index, let bounds):
             guard let range = try positions(in: index, bounds) else { return }
             let field = table.fields.firstIndex(of: rangeField)
