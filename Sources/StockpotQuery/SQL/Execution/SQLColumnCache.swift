@@ -7,17 +7,18 @@ import Synchronization
 import StockpotIndex
 
 /// One field's values by entry id: dense by id when ids are dense enough, else hashed.
-struct SQLColumn: Sendable {
-    /// `dense[id]` (null where no entry has that id); empty when sparse.
-    private let dense: [SQLValue]
+/// Immutable once read; a class so that reading a value per row copies no array reference.
+final class SQLColumn: Sendable {
+    /// `dense[id]` (null where no entry has that id); nil when sparse.
+    private let dense: [SQLValue]?
     /// Values by id when ids are sparse.
-    private let sparse: [Int64: SQLValue]?
+    private let sparse: [Int64: SQLValue]
 
     /// The value of entry `id`.
     @inline(__always)
     func value(of id: Int64) -> SQLValue {
-        if let sparse { return sparse[id] ?? .null }
-        return id >= 0 && id < Int64(dense.count) ? dense[Int(id)] : .null
+        if let dense { return id >= 0 && id < Int64(dense.count) ? dense[Int(id)] : .null }
+        return sparse[id] ?? .null
     }
 
     /// Reads every entry of `index`.
@@ -36,7 +37,7 @@ struct SQLColumn: Sendable {
                 }
             }
             dense = values
-            sparse = nil
+            sparse = [:]
         } else {
             var values: [Int64: SQLValue] = [:]
             values.reserveCapacity(index.count)
@@ -44,7 +45,7 @@ struct SQLColumn: Sendable {
                 values[entry.id] = SQLValue(entry.value)
                 return true
             }
-            dense = []
+            dense = nil
             sparse = values
         }
     }

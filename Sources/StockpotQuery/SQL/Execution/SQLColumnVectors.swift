@@ -50,8 +50,12 @@ struct SQLColumnVectors {
 
     /// Appends the field values of entry `id` to `values` (null for the supplied field).
     func append(_ id: Int64, to values: inout [SQLValue]) {
-        for column in columns {
-            values.append(column?.value(of: id) ?? .integer(id))
+        for i in columns.indices {
+            if let column = columns[i] {
+                values.append(column.value(of: id))
+            } else {
+                values.append(.integer(id))
+            }
         }
     }
 }
