@@ -80,20 +80,7 @@ struct SQLJoinPlan {
     /// Reads the first soup in the order of an ordered index on the one GROUP BY value, when
     /// the soup is found by a scan or a range of that index.
     private mutating func groupFromIndex(_ select: BoundSelect) {
-        let table = select.tables[0]
-        guard case .column(let slot, let fieldIndex, _) = select.groupBy[0], slot == table.slot else { return }
-        let field = table.fields[fieldIndex]
-        let planner = SQLAccessPlanner(table: table, laterSlots: Set(select.tables.map(\.slot)))
-        guard let index = planner.orderedIndex(of: field) else { return }
-        switch levels[0].access {
-        case .scan:
-            levels[0].access = .indexRange(field: field, index: index, bounds: [])
-        case .indexRange(let rangeField, _, _) where rangeField == field:
-            break
-        default:
-            return
-        }
-        groupsAreContiguous = true
+        groupsAreContiguous = readFirstSoupInOrder(of: select.groupBy[0], select)
     }
 
     /// Reads the first soup in an ordered index's order when that is ORDER BY's order: one
@@ -101,8 +88,6 @@ struct SQLJoinPlan {
     /// direction), and the first soup is found by a scan or a range of that same index.
     private mutating func orderFromIndex(_ select: BoundSelect, _ first: (expression: BoundExpression, descending: Bool)) {
         let table = select.tables[0]
-        guard case .column(let slot, let fieldIndex, _) = first.expression, slot == table.slot else { return }
-        let field = table.fields[fieldIndex]
         if select.orderBy.count > 2 { return }
         if select.orderBy.count == 2 {
             let second = select.orderBy[1]
@@ -110,18 +95,29 @@ struct SQLJoinPlan {
                 table.fields[secondField] == .entryID, second.descending == first.descending
             else { return }
         }
+        guard readFirstSoupInOrder(of: first.expression, select) else { return }
+        levels[0].descending = first.descending
+        orderIsGiven = true
+    }
+
+    /// Makes the first soup's rows come in the order of `expression`, when it is a field of
+    /// that soup with an ordered index and the soup is found by a scan (which becomes a walk
+    /// of the index) or by a range of that same index; false otherwise.
+    private mutating func readFirstSoupInOrder(of expression: BoundExpression, _ select: BoundSelect) -> Bool {
+        let table = select.tables[0]
+        guard case .column(let slot, let fieldIndex, _) = expression, slot == table.slot else { return false }
+        let field = table.fields[fieldIndex]
         let planner = SQLAccessPlanner(table: table, laterSlots: Set(select.tables.map(\.slot)))
-        guard let index = planner.orderedIndex(of: field) else { return }
+        guard let index = planner.orderedIndex(of: field) else { return false }
         switch levels[0].access {
         case .scan:
             levels[0].access = .indexRange(field: field, index: index, bounds: [])
+            return true
         case .indexRange(let rangeField, _, _) where rangeField == field:
-            break
+            return true
         default:
-            return
+            return false
         }
-        levels[0].descending = first.descending
-        orderIsGiven = true
     }
 
     /// The operands of a chain of ANDs.

@@ -23,7 +23,7 @@ extension SQLValue {
         }
     }
 
-    /// SQLite's real value of any value (`sqlite3_value_double`): NULL 0.0, text the real its
+    /// SQLite's real value of any value (what its value_double gives): NULL 0.0, text the real its
     /// longest numeric prefix spells (0.0 when none).
     @inline(__always)
     package var realValue: Double {
@@ -35,7 +35,7 @@ extension SQLValue {
         }
     }
 
-    /// SQLite's integer value of any value (`sqlite3_value_int64`): NULL 0, a real truncated
+    /// SQLite's integer value of any value (what its value_int64 gives): NULL 0, a real truncated
     /// and clamped, text its leading integer digits (`'1e3'` 1, `'abc'` 0).
     @inline(__always)
     package var integerValue: Int64 {
@@ -83,7 +83,7 @@ extension SQLValue {
         }
     }
 
-    /// The value as text (`sqlite3_value_text`): integers in decimal, reals as SQLite prints
+    /// The value as text (what its value_text gives): integers in decimal, reals as SQLite prints
     /// them (`1.0`, `1.0e+20`, `0.1`), nil for NULL.
     package var textValue: String? {
         switch self {
