@@ -1,6 +1,7 @@
 // The entry point of Smart SQL: a statement's text, parsed once (cached), bound to a store's
 // soups with its arguments, and run, its rows streamed to the caller.
 
+import Foundation  // Thread, for the large stack of long statements
 import StockpotJSON
 
 /// Runs Smart SQL statements over a catalog of soups.
@@ -17,6 +18,25 @@ package enum SmartSQLQuery {
     /// - Throws: `smart_sql_syntax`, `read_only_statement`, `soup_not_found`,
     ///   `invalid_query`; read failures.
     package static func run(
+        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
+        _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
+    ) throws(QueryError) {
+        guard text.utf8.count > largeStackStatementBytes else {
+            try runHere(text, arguments: arguments, catalog: catalog, body)
+            return
+        }
+        // Binding and evaluating recurse once per level of the statement's tree, which the
+        // parser lets reach 1,000 levels: more than a small thread stack holds. A long
+        // statement (the only kind that can be that deep) runs on a thread of its own.
+        try onLargeStack { () throws(QueryError) in try runHere(text, arguments: arguments, catalog: catalog, body) }
+    }
+
+    /// Statements longer than this (in UTF-8 bytes) run on a thread with a large stack.
+    static let largeStackStatementBytes = 512
+    /// The stack of that thread.
+    static let largeStackBytes = 64 << 20
+
+    private static func runHere(
         _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
@@ -38,6 +58,26 @@ package enum SmartSQLQuery {
         return count
     }
 
+    /// Runs `work` on a new thread with a ``largeStackBytes`` stack, and waits for it.
+    private static func onLargeStack(_ work: () throws(QueryError) -> Void) throws(QueryError) {
+        let failure: QueryError? = withoutActuallyEscaping(work) { work in
+            let job = LargeStackJob {
+                do throws(QueryError) {
+                    try work()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            let thread = Thread { job.run() }
+            thread.stackSize = largeStackBytes
+            thread.start()
+            job.done.wait()
+            return job.failure
+        }
+        if let failure { throw failure }
+    }
+
     /// The parsed statement, from the cache when it was parsed before.
     private static func parse(_ text: String) throws(QueryError) -> SQLSelect {
         do {
@@ -45,5 +85,26 @@ package enum SmartSQLQuery {
         } catch {
             throw QueryError(error.code == .readOnlyStatement ? .readOnlyStatement : .smartSQLSyntax, error.message)
         }
+    }
+}
+
+/// Work handed to a thread while its caller waits. @unchecked Sendable: the caller blocks on
+/// `done` from the start of the thread to its end, so the closure and `failure` are never
+/// used by two threads at once.
+private final class LargeStackJob: @unchecked Sendable {
+    /// Dropped before `done` is signalled: the closure may not outlive the caller's wait
+    /// (it comes from `withoutActuallyEscaping`), even while the thread is winding down.
+    private var work: (() -> QueryError?)?
+    private(set) var failure: QueryError?
+    let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping () -> QueryError?) {
+        self.work = work
+    }
+
+    func run() {
+        failure = work?()
+        work = nil
+        done.signal()
     }
 }
