@@ -7,6 +7,8 @@ import StockpotQuery
 extension StoreView {
     /// Runs a Smart SQL statement, calling `body` with each result row (one value per result
     /// column) until it returns false. Rows are produced as they are found, not collected.
+    /// A statement longer than 512 bytes runs (and calls `body`) on a thread with a large
+    /// stack while this call waits (docs/smart-sql.md, "Deep statements").
     ///
     /// Values: integers as `.integer`, doubles as `.double`, text as `.string`, null as `.null`,
     /// a `{soup:_soup}` column as the document object.
