@@ -25,6 +25,12 @@ extension Store {
         try view().smartCount(sql, arguments: arguments)
     }
 
+    /// The names of a Smart SQL statement's result columns. See
+    /// ``StoreView/smartColumnNames(_:arguments:)``.
+    public func smartColumnNames(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> [String] {
+        try view().smartColumnNames(sql, arguments: arguments)
+    }
+
     /// ``smartQuery(_:arguments:page:pageSize:)``, off the caller's executor.
     public func smartQuery(
         _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int

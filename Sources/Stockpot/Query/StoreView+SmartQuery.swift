@@ -69,6 +69,20 @@ extension StoreView {
         }
     }
 
+    /// The names of a Smart SQL statement's result columns: each column's `AS` alias, else
+    /// its expression as written (SQLite's names). Nothing is run.
+    ///
+    /// - Throws: as ``forEachSmartRow(_:arguments:_:)``.
+    public func smartColumnNames(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> [String] {
+        let values = try Self.sqlArguments(arguments)
+        let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
+        do {
+            return try SmartSQLQuery.columnNames(sql, arguments: values, catalog: catalog)
+        } catch {
+            throw StockpotError(error)
+        }
+    }
+
     /// Placeholder values: numbers, strings, booleans (as 1 and 0) and null.
     private static func sqlArguments(_ arguments: [JSONValue]) throws(StockpotError) -> [SQLValue] {
         var values: [SQLValue] = []

@@ -48,6 +48,14 @@ package enum SmartSQLQuery {
         executor.reportDemand()
     }
 
+    /// The names of `text`'s result columns: each column's alias, else its text as written
+    /// (as SQLite names them). Parses and binds; runs nothing.
+    package static func columnNames(_ text: String, arguments: [SQLValue], catalog: any SQLCatalog) throws(QueryError) -> [String] {
+        let select = try parse(text)
+        var binder = SQLBinder(catalog: catalog, arguments: arguments)
+        return try binder.bindStatement(select).columnNames
+    }
+
     /// The number of rows `text` returns.
     package static func count(_ text: String, arguments: [SQLValue], catalog: any SQLCatalog) throws(QueryError) -> Int {
         var count = 0

@@ -19,17 +19,19 @@ public struct QueryCommand: ParsableCommand {
     public var arguments: [String]
     /// How rows are printed.
     package var format: RowFormat
+    /// Print the column names first (table and csv).
+    package var header: Bool
 
     /// How `query` documents itself.
     public static let configuration = CommandConfiguration(
         commandName: "query",
         abstract: "Run one Smart SQL statement and print its rows.",
         discussion: """
-            Runs SQL, a Smart SQL SELECT ({soup} names a soup, {soup:path} a value of its entries; docs/smart-sql.md), on the store in STORE and prints its rows on standard output as the engine produces them: json, jsonl and csv are written while the statement runs (at least every 64 KiB, every row when standard output is a terminal); table collects the rows first to size its columns. There is no header line (the store does not report result column names).
+            Runs SQL, a Smart SQL SELECT ({soup} names a soup, {soup:path} a value of its entries; docs/smart-sql.md), on the store in STORE and prints its rows on standard output as the engine produces them: json, jsonl and csv are written while the statement runs (at least every 64 KiB, every row when standard output is a terminal); table collects the rows first to size its columns. With --header, table and csv begin with the result column names (each column's AS alias, else its expression as written, as SQLite names them).
             Values: text as text, numbers as JSON numbers, a {soup:_soup} document as compact JSON; null is NULL in a table and an empty field in CSV (an empty string is ""). CSV follows RFC 4180 (CRLF line ends).
             Exit status: 0 with the rows printed; 65 when the store refuses the statement (smart_sql_syntax, read_only_statement, soup_not_found, invalid_query: the message on standard error); 1 when there is no store at STORE; 74 for an I/O error, and also (without a message) when the reader of standard output goes away, which ends the statement early.
             """,
-        usage: "query STORE SQL [--arg VALUE ...] [--format table|json|jsonl|csv]",
+        usage: "query STORE SQL [--arg VALUE ...] [--format table|json|jsonl|csv] [--header]",
         arguments: [
             .init("STORE", "The store directory; it must exist."),
             .init("SQL", "One Smart SQL SELECT statement (a trailing ';' is allowed)."),
@@ -37,6 +39,7 @@ public struct QueryCommand: ParsableCommand {
         options: [
             .init("--arg VALUE", "The value of the next '?' placeholder; repeat for more, in order. VALUE is read as JSON when it is valid JSON (12, 2.5, true, null, '\"12\"'), else taken as a string."),
             .init("--format table|json|jsonl|csv", "table (the default): boxed columns; json: one array of row arrays; jsonl: one row array per line; csv: RFC 4180."),
+            .init("--header", "Begin table and csv output with the result column names (json and jsonl have none)."),
         ],
         examples: [
             .init(
@@ -57,6 +60,7 @@ public struct QueryCommand: ParsableCommand {
             throw UsageError("The option '--format' must be \(RowFormat.names), not '\(name)'.")
         }
         self.format = format
+        header = try arguments.takeFlag("--header")
         self.arguments = try arguments.takeRepeatedOption("--arg")
         directory = try arguments.takePositional("STORE")
         sql = try arguments.takePositional("SQL")
@@ -73,7 +77,7 @@ public struct QueryCommand: ParsableCommand {
             let values = arguments.map(SmartStatement.argument)
             let result: Result<Int, ToolFailure>
             do throws(ToolFailure) {
-                result = .success(try SmartStatement.run(sql, arguments: values, on: store, printer: printer))
+                result = .success(try SmartStatement.run(sql, arguments: values, on: store, printer: printer, header: header))
             } catch {
                 result = .failure(error)
             }

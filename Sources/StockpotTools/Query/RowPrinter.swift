@@ -24,6 +24,27 @@ final class RowPrinter {
         self.flushEachRow = flushEachRow
     }
 
+    /// Prints the column names first: a header line in `table` (under its own rule) and a
+    /// first record in `csv`; `json` and `jsonl` have none. Call before any row.
+    ///
+    /// - Throws: an I/O ``ToolFailure`` when the output cannot be written.
+    func header(_ names: [String]) throws(ToolFailure) {
+        switch format {
+        case .table:
+            table.setHeader(names)
+        case .csv:
+            line.removeAll(keepingCapacity: true)
+            for (column, name) in names.enumerated() {
+                if column > 0 { line.append(UInt8(ascii: ",")) }
+                RowCell.csvField(.string(name), to: &line)
+            }
+            line += [0x0D, 0x0A]
+            try output.append(line)
+        case .json, .jsonl:
+            break
+        }
+    }
+
     /// Prints one row (for `table`, keeps it).
     ///
     /// - Throws: an I/O ``ToolFailure`` when the output cannot be written.

@@ -12,7 +12,8 @@ enum SmartStatement {
         (try? JSONReader.parse(text)) ?? .string(text)
     }
 
-    /// Runs `sql` on `store`, printing each row as it comes.
+    /// Runs `sql` on `store`, printing each row as it comes (after the column names, with
+    /// `header`).
     ///
     /// - Returns: the number of rows.
     /// - Throws: ``ToolFailure``: status 65 for a statement the store refuses
@@ -20,17 +21,27 @@ enum SmartStatement {
     ///   an I/O error reading the store or writing the output, 1 otherwise. The message is the
     ///   store's, after its code.
     static func run(
-        _ sql: String, arguments: [JSONValue], on store: Store, printer: RowPrinter
+        _ sql: String, arguments: [JSONValue], on store: Store, printer: RowPrinter, header: Bool = false
     ) throws(ToolFailure) -> Int {
         var writeFailure: ToolFailure?
         do {
-            try store.forEachSmartRow(sql, arguments: arguments) { row in
+            if header {
+                let names = try store.smartColumnNames(sql, arguments: arguments)
                 do throws(ToolFailure) {
-                    try printer.append(row)
-                    return true
+                    try printer.header(names)
                 } catch {
                     writeFailure = error
-                    return false
+                }
+            }
+            if writeFailure == nil {
+                try store.forEachSmartRow(sql, arguments: arguments) { row in
+                    do throws(ToolFailure) {
+                        try printer.append(row)
+                        return true
+                    } catch {
+                        writeFailure = error
+                        return false
+                    }
                 }
             }
         } catch {

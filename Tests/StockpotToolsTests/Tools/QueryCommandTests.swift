@@ -66,6 +66,27 @@ import Testing
         #expect(run.errors.isEmpty)
     }
 
+    @Test func headerNamesTheColumnsInTableAndCSV() throws {
+        let scratch = try ScratchDirectory()
+        let store = try Self.makeStore(in: scratch)
+        let sql = "SELECT {accounts:Name} AS name, {accounts:Size} * 2 FROM {accounts} WHERE {accounts:Size} > ? ORDER BY 2"
+        let table = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--header"])
+        #expect(table.status == 0, "\(table.errors)")
+        #expect(table.outputText == """
+            +------------+---------------------+
+            | name       | {accounts:Size} * 2 |
+            +------------+---------------------+
+            | Cogs\\nLtd  |                  80 |
+            | Acme Tools |                 240 |
+            +------------+---------------------+
+
+            """)
+        let csv = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--header", "--format", "csv"])
+        #expect(csv.outputText == "name,{accounts:Size} * 2\r\n\"Cogs\nLtd\",80\r\nAcme Tools,240\r\n")
+        let jsonl = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--header", "--format", "jsonl"])
+        #expect(jsonl.outputText == "[\"Cogs\\nLtd\",80]\n[\"Acme Tools\",240]\n")
+    }
+
     @Test func noRowsIsAnEmptyArrayInJSONAndNothingElsewhere() throws {
         let scratch = try ScratchDirectory()
         let store = try Self.makeStore(in: scratch)
