@@ -52,7 +52,7 @@ struct SQLAccessPlanner {
     /// for each of its rows), and which of the conditions it answers exactly (those need not
     /// be checked again on the rows it finds).
     func accessPath(for conditions: [BoundExpression]) -> (path: SQLAccessPath, answered: Set<Int>) {
-        var ranges: [(field: SQLField, index: OrderedIndex, bounds: [IndexBound], conditions: Set<Int>, exact: Bool)] = []
+        var ranges: [(field: SQLField, index: OrderedIndex, bounds: [IndexBound], conditions: Set<Int>)] = []
         var match: (path: SQLAccessPath, condition: Int)?
         var hash: (path: SQLAccessPath, condition: Int)?
         for (number, condition) in conditions.enumerated() {
@@ -77,7 +77,7 @@ struct SQLAccessPlanner {
                     ranges[existing].bounds.append(bound)
                     if answered { ranges[existing].conditions.insert(number) }
                 } else {
-                    ranges.append((field, index, [bound], answered ? [number] : [], true))
+                    ranges.append((field, index, [bound], answered ? [number] : []))
                 }
             }
         }

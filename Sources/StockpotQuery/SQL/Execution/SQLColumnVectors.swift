@@ -8,6 +8,8 @@ import StockpotIndex
 struct SQLColumnVectors {
     /// Per field: its column, or nil for `_soupEntryId` and the supplied field.
     private let columns: [SQLColumn?]
+    /// Per field: whether it is `_soupEntryId` (else a nil column is the supplied field).
+    private let isEntryID: [Bool]
 
     /// The ordered indexes holding each field of `table` (nil for `_soupEntryId`), or nil
     /// when some field has none.
@@ -42,6 +44,7 @@ struct SQLColumnVectors {
     /// The columns of these indexes (but `skipped`'s, whose value the caller supplies), read
     /// now unless cached.
     init(_ indexes: [OrderedIndex?], skipping skipped: Int? = nil) {
+        isEntryID = indexes.map { $0 == nil }
         columns = indexes.enumerated().map { number, index in
             guard number != skipped, let index else { return nil }
             return SQLColumnCache.shared.column(of: index)
@@ -54,7 +57,7 @@ struct SQLColumnVectors {
             if let column = columns[i] {
                 values.append(column.value(of: id))
             } else {
-                values.append(.integer(id))
+                values.append(isEntryID[i] ? .integer(id) : .null)
             }
         }
     }
