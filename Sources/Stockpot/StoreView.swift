@@ -59,9 +59,16 @@ public struct StoreView: Sendable {
 
     /// One page of a query's results.
     ///
+    /// The page's `totalEntries` is counted when first read when counting costs more than the
+    /// page: a `like` query that is not a prefix finds its page by testing the index's keys in
+    /// order and stops at the page's last row, as SQLite does; its total tests every key, over
+    /// this view's state, the first time it is read (see ``QueryPage``). Callers that need
+    /// only the rows never pay for it.
+    ///
     /// - Parameter page: 0-based; a page past the end has no rows.
     /// - Throws: `soup_not_found`, `invalid_query`.
-    /// - Complexity: O(log n + page size) when the order path is indexed.
+    /// - Complexity: O(log n + page size) when the order path is indexed; for a `like` that is
+    ///   not a prefix, the keys up to the page's last match.
     public func query(_ spec: QuerySpec, in soup: String, page: Int = 0) throws(StockpotError) -> QueryPage {
         try runner.page(spec, in: soup, index: max(page, 0))
     }

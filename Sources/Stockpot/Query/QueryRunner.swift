@@ -1,5 +1,6 @@
 // Runs a query spec against one store state: the planner (StockpotQuery) finds the results in
-// order; this reads one page of rows, as documents or as select-path values.
+// order; this reads one page of rows, as documents or as select-path values, with the total
+// (deferred when counting costs more than the page).
 
 import StockpotIndex
 import StockpotJSON
@@ -33,14 +34,15 @@ struct QueryRunner {
         }
     }
 
-    /// One page of `spec`'s results.
+    /// One page of `spec`'s results. Its total is counted when first read if counting costs
+    /// more than the page (`ResultOrder.knownCount` is nil), over the same results.
     func page(_ spec: QuerySpec, in soupName: String, index: Int) throws(StockpotError) -> QueryPage {
         let (soup, order) = try results(of: spec, in: soupName)
         let (start, overflow) = index.multipliedReportingOverflow(by: spec.pageSize)
         let ids = overflow ? [] : order.ids(from: start, length: spec.pageSize)
         if let paths = spec.selectPaths, paths.allSatisfy({ $0.utf8Equals(SystemField.entryID) }) {
             // Entry ids alone: answered from the results, no document read.
-            return QueryPage(totalEntries: order.count, rows: ids.map { id in .array(paths.map { _ in .integer(id) }) })
+            return Self.page(rows: ids.map { id in .array(paths.map { _ in .integer(id) }) }, of: order)
         }
         var rows: [JSONValue] = []
         rows.reserveCapacity(ids.count)
@@ -55,6 +57,11 @@ struct QueryRunner {
                 rows.append(document)
             }
         }
-        return QueryPage(totalEntries: order.count, rows: rows)
+        return Self.page(rows: rows, of: order)
+    }
+
+    private static func page(rows: [JSONValue], of order: ResultOrder) -> QueryPage {
+        if let count = order.knownCount { return QueryPage(totalEntries: count, rows: rows) }
+        return QueryPage(rows: rows) { order.count }
     }
 }

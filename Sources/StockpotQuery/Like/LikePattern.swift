@@ -2,6 +2,8 @@
 // Unicode scalar, ASCII letters matched ignoring case (and no other folding), an optional
 // escape character (Smart SQL's ESCAPE). Works on UTF-8 bytes.
 
+import StockpotIndex
+
 /// A compiled LIKE pattern.
 ///
 /// Immutable and `Sendable`; matching allocates nothing.
@@ -17,6 +19,8 @@ package struct LikePattern: Sendable, Hashable {
     }
 
     let pieces: [Piece]
+    /// The pieces flattened for matching: no reference counting per step.
+    let compiled: CompiledPattern
 
     /// Compiles `pattern`; with `escape`, that character makes the next `%`, `_` or itself
     /// literal (SQLite: an escape before any other character, or at the end, is an error,
@@ -49,6 +53,7 @@ package struct LikePattern: Sendable, Hashable {
         guard !escaping else { return nil }
         flush()
         self.pieces = pieces
+        self.compiled = CompiledPattern(pieces)
     }
 
     /// The literal text every match starts with, when the pattern is `prefix%` with no other
@@ -76,68 +81,155 @@ package struct LikePattern: Sendable, Hashable {
 
     /// Whether the UTF-8 bytes `text` match.
     ///
-    /// - Complexity: O(n × m) in the worst case, O(n) typically: the classic greedy match
-    ///   that backtracks only to the last `%`.
+    /// - Complexity: O(n × m) in the worst case, O(n) typically: `%literal%` is a search for
+    ///   the literal; other patterns the classic greedy match that backtracks only to the
+    ///   last `%`. Allocates nothing.
     package func matches(_ text: UnsafeRawBufferPointer) -> Bool {
-        var piece = 0
+        compiled.bytes.withUnsafeBufferPointer { literals in
+            if compiled.isContains {
+                return Self.contains(UnsafeRawBufferPointer(literals), in: text)
+            }
+            return compiled.steps.withUnsafeBufferPointer { steps in
+                Self.match(steps, literals: UnsafeRawBufferPointer(literals), text)
+            }
+        }
+    }
+
+    /// The greedy match of `steps` against `text`.
+    private static func match(
+        _ steps: UnsafeBufferPointer<CompiledPattern.Step>, literals: UnsafeRawBufferPointer,
+        _ text: UnsafeRawBufferPointer
+    ) -> Bool {
+        var step = 0
         var position = 0
-        // Where to resume after the last `%`: the piece after it, and the text position it
+        // Where to resume after the last `%`: the step after it, and the text position it
         // is trying from.
-        var resumePiece = -1
+        var resumeStep = -1
         var resumePosition = 0
         while true {
-            if piece == pieces.count {
+            if step == steps.count {
                 if position == text.count { return true }
             } else {
-                switch pieces[piece] {
+                let current = steps[step]
+                switch current.kind {
                 case .any:
-                    resumePiece = piece + 1
+                    resumeStep = step + 1
                     resumePosition = position
-                    piece += 1
+                    step += 1
                     continue
                 case .one:
                     if position < text.count {
-                        position += Self.scalarLength(text[position])
-                        piece += 1
+                        position += scalarLength(text[position])
+                        step += 1
                         continue
                     }
-                case .literal(let bytes):
-                    if Self.literal(bytes, matches: text, at: position) {
-                        position += bytes.count
-                        piece += 1
+                case .literal:
+                    let length = current.length
+                    if position + length <= text.count,
+                        foldedEqual(literals, from: current.start, text, at: position, length: length)
+                    {
+                        position += length
+                        step += 1
                         continue
                     }
                 }
             }
             // Mismatch: let the last `%` swallow one more scalar, or fail.
-            guard resumePiece >= 0, resumePosition < text.count else { return false }
-            resumePosition += Self.scalarLength(text[resumePosition])
+            guard resumeStep >= 0, resumePosition < text.count else { return false }
+            resumePosition += scalarLength(text[resumePosition])
             position = resumePosition
-            piece = resumePiece
+            step = resumeStep
         }
     }
 
-    private static func literal(_ bytes: [UInt8], matches text: UnsafeRawBufferPointer, at position: Int) -> Bool {
-        guard position + bytes.count <= text.count else { return false }
-        for (offset, byte) in bytes.enumerated() where asciiLower(byte) != asciiLower(text[position + offset]) {
-            return false
+    /// Whether the lower-cased `literal` occurs in `text` ignoring ASCII case. Every byte
+    /// offset is tried: a literal starts with a lead byte, which never equals a continuation
+    /// byte, so in UTF-8 text only scalar boundaries can match, as the general match's `%`
+    /// would try them.
+    @inline(__always)
+    private static func contains(_ literal: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer) -> Bool {
+        let length = literal.count
+        guard length <= text.count else { return false }
+        let first = literal[0]
+        for position in 0...(text.count - length) where asciiLower(text[position]) == first {
+            if foldedEqual(literal, from: 1, text, at: position + 1, length: length - 1) { return true }
+        }
+        return false
+    }
+
+    /// Whether `length` bytes of `literals` (already lower-cased) from `start` equal `text`'s
+    /// from `position`, ASCII letters folded.
+    @inline(__always)
+    private static func foldedEqual(
+        _ literals: UnsafeRawBufferPointer, from start: Int, _ text: UnsafeRawBufferPointer, at position: Int,
+        length: Int
+    ) -> Bool {
+        var offset = 0
+        while offset < length {
+            if literals[start + offset] != asciiLower(text[position + offset]) { return false }
+            offset += 1
         }
         return true
     }
 
     /// `byte` with ASCII upper case folded to lower; other bytes unchanged.
-    static func asciiLower(_ byte: UInt8) -> UInt8 {
+    @inline(__always) static func asciiLower(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
     /// The length of the UTF-8 sequence that starts with `lead` (1 for a stray continuation
     /// byte, so matching always advances).
-    static func scalarLength(_ lead: UInt8) -> Int {
+    @inline(__always) static func scalarLength(_ lead: UInt8) -> Int {
         switch lead {
         case 0xF0...: 4
         case 0xE0...: 3
         case 0xC0...: 2
         default: 1
         }
+    }
+}
+
+/// A LIKE pattern's pieces as trivial steps over one buffer of lower-cased literal bytes, so
+/// matching touches no reference counts.
+struct CompiledPattern: Sendable, Hashable {
+    struct Step: Sendable, Hashable {
+        enum Kind: UInt8, Sendable, Hashable { case literal, one, any }
+        var kind: Kind
+        /// A literal's bytes: `bytes[start ..< start + length]`.
+        var start: Int
+        var length: Int
+    }
+
+    let steps: [Step]
+    /// Every literal's bytes, ASCII letters lower-cased, back to back.
+    let bytes: [UInt8]
+    /// The pattern is `%literal%`: `bytes` is the literal.
+    let isContains: Bool
+
+    init(_ pieces: [LikePattern.Piece]) {
+        var steps: [Step] = []
+        var bytes: [UInt8] = []
+        for piece in pieces {
+            switch piece {
+            case .any: steps.append(Step(kind: .any, start: 0, length: 0))
+            case .one: steps.append(Step(kind: .one, start: 0, length: 0))
+            case .literal(let literal):
+                steps.append(Step(kind: .literal, start: bytes.count, length: literal.count))
+                bytes += literal.map(LikePattern.asciiLower)
+            }
+        }
+        self.steps = steps
+        self.bytes = bytes
+        isContains = steps.count == 3 && steps[0].kind == .any && steps[1].kind == .literal && steps[2].kind == .any
+    }
+}
+
+extension LikePattern {
+    /// Whether an index entry's value matches: text tested in place, numbers through the text
+    /// SQLite makes of them; null never matches.
+    package func matches(_ entry: BorrowedIndexEntry) -> Bool {
+        if let bytes = entry.textBytes { return matches(bytes) }
+        guard let text = SQLiteText.text(of: entry.value) else { return false }
+        return matches(text)
     }
 }

@@ -1,6 +1,7 @@
 // LIKE over a soup's path: a `prefix%` pattern on a text index is answered from index ranges
-// (one per ASCII case variant of the prefix); any other pattern by scanning the index's keys;
-// a path with no index by scanning the documents' values.
+// (one per ASCII case variant of the prefix, checked against the pattern when it is longer
+// than the variants cover); any other pattern by testing the index's keys in order, lazily, so
+// a page stops at its last row; a path with no index by scanning the documents' values.
 
 import StockpotIndex
 import StockpotJSON
@@ -30,30 +31,12 @@ struct LikeSearch<Soup: QueryableSoup> {
                 // costs O(log n + page size) however many entries match.
                 return .runs(spec: spec, Self.caseVariants(of: narrowed).map { Self.positions(of: $0, in: index) })
             }
-            return .ordered(prefixMatches(index, prefix: prefix, pattern: pattern), bySpec: spec)
+            return .matching(
+                spec: spec, Self.caseVariants(of: narrowed).map { Self.positions(of: $0, in: index) }, pattern)
         }
-        // Scan the keys: null never matches; numbers match through their SQLite text.
-        var ids: [Int64] = []
-        index.forEach(from: index.upperBound(.null)) { entry in
-            if let text = SQLiteText.text(of: entry.value), pattern.matches(text) { ids.append(entry.id) }
-            return true
-        }
-        return .ordered(ids, bySpec: spec)
-    }
-
-    /// The ids, in index order, of text values that start with `prefix` ignoring ASCII case.
-    private func prefixMatches(_ index: OrderedIndex, prefix: [UInt8], pattern: LikePattern) -> [Int64] {
-        let (narrowed, exact) = Self.narrowedPrefix(prefix)
-        var ids: [Int64] = []
-        for variant in Self.caseVariants(of: narrowed) {
-            guard let start = String(validating: variant, as: UTF8.self) else { continue }
-            index.forEach(from: index.lowerBound(.text(start))) { entry in
-                guard case .text(let text) = entry.value, text.utf8.starts(with: variant) else { return false }
-                if exact || pattern.matches(text) { ids.append(entry.id) }
-                return true
-            }
-        }
-        return ids
+        // Test the keys after the nulls (null never matches; numbers match through their
+        // SQLite text).
+        return .matching(spec: spec, [index.upperBound(.null)..<index.count], pattern)
     }
 
     /// The positions of the text values that start with the bytes `prefix`: from the first

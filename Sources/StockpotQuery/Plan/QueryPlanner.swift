@@ -13,6 +13,9 @@ enum Selection {
     case positions(spec: Int, Range<Int>)
     /// The entries at ascending, disjoint runs of positions of the ordered index of a spec.
     case runs(spec: Int, [Range<Int>])
+    /// The entries at ascending, disjoint runs of positions of the ordered index of a spec
+    /// whose values match a LIKE pattern (in its order).
+    case matching(spec: Int, [Range<Int>], LikePattern)
     /// These ids, in the order of the ordered index of a spec (`spec` nil: ascending ids).
     case ordered([Int64], bySpec: Int?)
     /// Entries found by scanning a path with no index, with their values there, by id.
@@ -48,6 +51,8 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         case .all: return soup.entryIDs.count
         case .positions(_, let range): return range.count
         case .runs(_, let runs): return runs.reduce(0) { $0 + $1.count }
+        case .matching(let spec, let runs, let pattern):
+            return ResultOrder.matching(soup.orderedIndex(ofSpec: spec), runs, pattern, descending: false).count
         case .ordered(let ids, _): return ids.count
         case .scanned(let entries, _): return entries.count
         }
@@ -148,6 +153,12 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             if !byID, orderSpec == spec {
                 return .runs(soup.orderedIndex(ofSpec: spec), runs, descending: descending)
             }
+        case .matching(let spec, let runs, let pattern):
+            if !byID, orderSpec == spec {
+                // A page walks the index until it has its rows; the total is counted only
+                // when asked for.
+                return .matching(soup.orderedIndex(ofSpec: spec), runs, pattern, descending: descending)
+            }
         case .ordered(let ids, let spec):
             if (byID && spec == nil) || (!byID && spec != nil && orderSpec == spec) {
                 return .ids(descending ? ids.reversed() : ids)
@@ -177,6 +188,8 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             return ResultOrder.index(soup.orderedIndex(ofSpec: spec), positions: range, descending: false).allIDs
         case .runs(let spec, let runs):
             return ResultOrder.runs(soup.orderedIndex(ofSpec: spec), runs, descending: false).allIDs
+        case .matching(let spec, let runs, let pattern):
+            return ResultOrder.matching(soup.orderedIndex(ofSpec: spec), runs, pattern, descending: false).allIDs
         case .ordered(let ids, _):
             return ids
         case .scanned(let entries, _):

@@ -1,6 +1,7 @@
 // The ordered ids a query returns, readable by position: a run of positions of an ordered
 // index (any page in O(log n + page size)), ids already put in order by a search or scan, or
-// an ordered index filtered by a set of ids (a page walks only as far as it needs).
+// an ordered index filtered by a set of ids or by a LIKE pattern on its keys (a page walks only
+// as far as it needs; the pattern's count walks every key, so it is left until asked for).
 
 import StockpotIndex
 
@@ -15,6 +16,10 @@ package enum ResultOrder: Sendable {
     /// The entries of an ordered index whose ids are in `members` (`count` of them), in its
     /// order or the reverse: a page walks the index only as far as that page.
     case filtered(OrderedIndex, members: Set<Int64>, count: Int, descending: Bool)
+    /// The entries at ascending, disjoint runs of positions of an ordered index whose values
+    /// match a LIKE pattern, in its order or the reverse: a page walks only as far as that
+    /// page, testing keys in place; the count tests every key of the runs.
+    case matching(OrderedIndex, [Range<Int>], LikePattern, descending: Bool)
 
     /// Every entry of an ordered index.
     package static func all(_ index: OrderedIndex, descending: Bool) -> ResultOrder {
@@ -22,20 +27,51 @@ package enum ResultOrder: Sendable {
     }
 
     /// The number of results.
+    ///
+    /// - Complexity: O(1) (O(runs)), except for `matching`: a test of every key in its runs.
     package var count: Int {
+        if let knownCount { return knownCount }
+        var count = 0
+        if case .matching(let index, let runs, let pattern, _) = self {
+            Self.visitMatches(index, runs, pattern, descending: false) { _ in
+                count += 1
+                return true
+            }
+        }
+        return count
+    }
+
+    /// The number of results when it costs no walk; nil for `matching`.
+    package var knownCount: Int? {
         switch self {
         case .index(_, let positions, _): positions.count
         case .runs(_, let runs, _): runs.reduce(0) { $0 + $1.count }
         case .ids(let ids): ids.count
         case .filtered(_, _, let count, _): count
+        case .matching: nil
         }
     }
 
     /// The ids at result positions `start ..< start + length` (fewer at the end).
     ///
-    /// - Complexity: O(log n + length) for an index.
+    /// - Complexity: O(log n + length) for an index; for `matching`, the keys up to the last
+    ///   one returned.
     package func ids(from start: Int, length: Int) -> [Int64] {
-        guard start >= 0, length > 0, start < count else { return [] }
+        guard start >= 0, length > 0 else { return [] }
+        if case .matching(let index, let runs, let pattern, let descending) = self {
+            var ids: [Int64] = []
+            var skipped = 0
+            Self.visitMatches(index, runs, pattern, descending: descending) { id in
+                if skipped < start {
+                    skipped += 1
+                } else {
+                    ids.append(id)
+                }
+                return ids.count < length
+            }
+            return ids
+        }
+        guard start < count else { return [] }
         let wanted = min(length, count - start)
         switch self {
         case .index(let index, let positions, let descending):
@@ -79,9 +115,34 @@ package enum ResultOrder: Sendable {
                 return ids.count < wanted
             }
             return ids
+        case .matching:
+            return []  // Answered above.
         }
     }
 
     /// Every id, in result order.
-    package var allIDs: [Int64] { ids(from: 0, length: count) }
+    package var allIDs: [Int64] {
+        if let knownCount { return ids(from: 0, length: knownCount) }
+        return ids(from: 0, length: .max)
+    }
+
+    /// Visits the ids of the entries in `runs` of `index` whose values match `pattern`, in
+    /// index order or the reverse, until `body` returns false. Keys are tested in place.
+    private static func visitMatches(
+        _ index: OrderedIndex, _ runs: [Range<Int>], _ pattern: LikePattern, descending: Bool,
+        _ body: (Int64) -> Bool
+    ) {
+        for run in descending ? runs.reversed() : runs where !run.isEmpty {
+            var left = run.count
+            var going = true
+            // Descending visits count from the end of the index.
+            index.forEachBorrowed(from: descending ? index.count - run.upperBound : run.lowerBound, descending: descending) {
+                entry in
+                left -= 1
+                if pattern.matches(entry) { going = body(entry.id) }
+                return going && left > 0
+            }
+            guard going else { return }
+        }
+    }
 }

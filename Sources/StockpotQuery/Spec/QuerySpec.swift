@@ -66,17 +66,3 @@ public struct QuerySpec: Sendable, Hashable {
         return spec
     }
 }
-
-/// One page of a query's results.
-public struct QueryPage: Sendable, Hashable {
-    /// How many results the whole query has.
-    public var totalEntries: Int
-    /// The page's rows: documents, or arrays of values when the spec has `selectPaths`.
-    public var rows: [JSONValue]
-
-    /// Creates a page.
-    public init(totalEntries: Int, rows: [JSONValue]) {
-        self.totalEntries = totalEntries
-        self.rows = rows
-    }
-}
