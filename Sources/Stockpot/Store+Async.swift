@@ -121,9 +121,15 @@ extension Store {
         try await offload { () throws(StockpotError) in try self.delete(ids, from: soup) }
     }
 
-    /// ``query(_:in:page:)``, off the caller's executor.
+    /// ``query(_:in:page:)``, off the caller's executor. A deferred `totalEntries` (see
+    /// ``StoreView/query(_:in:page:)``) is counted where it is first read.
     public func query(_ spec: QuerySpec, in soup: String, page: Int = 0) async throws(StockpotError) -> QueryPage {
         try await offload { () throws(StockpotError) in try self.query(spec, in: soup, page: page) }
+    }
+
+    /// ``query(json:in:page:)``, off the caller's executor.
+    public func query(json spec: QuerySpec, in soup: String, page: Int = 0) async throws(StockpotError) -> QueryJSONPage {
+        try await offload { () throws(StockpotError) in try self.query(json: spec, in: soup, page: page) }
     }
 
     /// ``count(_:in:)``, off the caller's executor.

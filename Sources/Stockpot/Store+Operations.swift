@@ -109,6 +109,14 @@ extension Store {
         try view().query(spec, in: soup, page: page)
     }
 
+    /// One page of a query's results as UTF-8 JSON rows, documents not parsed (see
+    /// ``StoreView/query(json:in:page:)``).
+    ///
+    /// - Throws: `soup_not_found`, `invalid_query`.
+    public func query(json spec: QuerySpec, in soup: String, page: Int = 0) throws(StockpotError) -> QueryJSONPage {
+        try view().query(json: spec, in: soup, page: page)
+    }
+
     /// The number of results of a query.
     ///
     /// - Throws: `soup_not_found`, `invalid_query`.

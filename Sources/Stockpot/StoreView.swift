@@ -73,6 +73,18 @@ public struct StoreView: Sendable {
         try runner.page(spec, in: soup, index: max(page, 0))
     }
 
+    /// One page of a query's results as UTF-8 JSON, without parsing the documents: each
+    /// document's bytes as stored (what ``retrieve(json:from:)`` gives), or, with select
+    /// paths, each row's array of values written out. The same rows, in the same order, with
+    /// the same total (deferred the same way) as ``query(_:in:page:)``; for callers that pass
+    /// the rows on rather than read them (SmartStore's `queryAsString`).
+    ///
+    /// - Parameter page: 0-based; a page past the end has no rows.
+    /// - Throws: `soup_not_found`, `invalid_query`.
+    public func query(json spec: QuerySpec, in soup: String, page: Int = 0) throws(StockpotError) -> QueryJSONPage {
+        try runner.jsonPage(spec, in: soup, index: max(page, 0))
+    }
+
     /// The number of results of a query.
     ///
     /// - Throws: `soup_not_found`, `invalid_query`.

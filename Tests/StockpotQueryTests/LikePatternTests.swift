@@ -54,6 +54,30 @@ import Testing
             #expect(LikePattern(pattern)?.matches(text) == expected, "round \(round): '\(text)' LIKE '\(pattern)'")
         }
     }
+
+    /// `%literal%` is matched by a literal search, not the general matcher: pin it to SQLite
+    /// on longer texts, with case folding, non-ASCII scalars and near misses.
+    @Test func substringPatternsAgreeWithSQLite() throws {
+        var database: OpaquePointer?
+        #expect(sqlite3_open(":memory:", &database) == SQLITE_OK)
+        defer { sqlite3_close(database) }
+        var statement: OpaquePointer?
+        #expect(sqlite3_prepare_v2(database, "SELECT ?1 LIKE ?2", -1, &statement, nil) == SQLITE_OK)
+        defer { sqlite3_finalize(statement) }
+        let alphabet: [String] = ["a", "A", "b", "B", "c", " ", "é", "É", "ß", "😀", "1"]
+        var random = SplitMix64(seed: 7)
+        for round in 0..<5_000 {
+            let text = (0..<random.below(30)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
+            let literal = (0..<(1 + random.below(4))).map { _ in alphabet[random.below(alphabet.count)] }.joined()
+            let pattern = "%" + literal + "%"
+            sqlite3_reset(statement)
+            sqlite3_bind_text(statement, 1, text, -1, SQLITE_TRANSIENT)
+            sqlite3_bind_text(statement, 2, pattern, -1, SQLITE_TRANSIENT)
+            #expect(sqlite3_step(statement) == SQLITE_ROW)
+            let expected = sqlite3_column_int(statement, 0) == 1
+            #expect(LikePattern(pattern)?.matches(text) == expected, "round \(round): '\(text)' LIKE '\(pattern)'")
+        }
+    }
 }
 
 /// SQLite's "copy this string now" destructor.

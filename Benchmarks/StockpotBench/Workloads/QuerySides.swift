@@ -10,6 +10,8 @@ struct QuerySides {
     private enum Rows {
         /// `SELECT soup`: each row's document is parsed.
         case documents
+        /// `SELECT soup`: each row's bytes are copied out, not parsed.
+        case rawDocuments
         /// Selected columns: each row's values are read.
         case values
         /// `SELECT count(*)`.
@@ -36,7 +38,7 @@ struct QuerySides {
             if compiled[statement.sql] == nil { compiled[statement.sql] = try fixture.baseline.database.prepare(statement.sql) }
             statements.append(compiled[statement.sql]!)
             binds.append(statement.binds)
-            rows.append(call.counts ? .count : call.spec.selectPaths == nil ? .documents : .values)
+            rows.append(call.counts ? .count : call.spec.selectPaths != nil ? .values : call.json ? .rawDocuments : .documents)
         }
         self.statements = statements
         self.binds = binds
@@ -47,12 +49,16 @@ struct QuerySides {
     func stockpot(_ index: Int) throws -> Int {
         let call = calls[index]
         if call.counts { return try fixture.store.count(call.spec, in: StoreSoups.name) }
+        if call.json { return try fixture.store.query(json: call.spec, in: StoreSoups.name, page: call.page).rows.count }
         return try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page).rows.count
     }
 
     /// Runs call `index` on SQLite; the number of rows, or the count.
     func sqlite(_ index: Int) throws -> Int {
         var result = 0
+        // The rows a raw-JSON query returns, as Stockpot's page holds them.
+        var rawRows: [[UInt8]] = []
+        defer { Sink.consume(UInt64(rawRows.count)) }
         try sqliteRows(index) { statement in
             switch rows[index] {
             case .count: result = Int(statement.column(0).integerValue ?? 0)
@@ -62,6 +68,9 @@ struct QuerySides {
                 } else {
                     _ = try statement.withColumnBytes(0) { try JSONReader.parse($0) }
                 }
+                result += 1
+            case .rawDocuments:
+                rawRows.append(statement.withColumnBytes(0) { [UInt8]($0) })
                 result += 1
             case .values:
                 for column in 0..<statement.columnCount { _ = statement.column(column) }
@@ -89,7 +98,7 @@ struct QuerySides {
             try sqliteRows(index) { statement in
                 switch rows[index] {
                 case .count, .values: theirs.append(statement.column(0).integerValue ?? -1)
-                case .documents:
+                case .documents, .rawDocuments:
                     let document = try statement.withColumnBytes(0) { try JSONReader.parse($0) }
                     theirs.append(document["_soupEntryId"]?.integerValue ?? -1)
                 }
@@ -112,6 +121,11 @@ struct QuerySides {
     /// Stockpot's ids for a page (and its total), or its count as the one "id".
     private func stockpotIDs(_ call: QueryCall) throws -> ([Int64], Int?) {
         if call.counts { return ([Int64(try fixture.store.count(call.spec, in: StoreSoups.name))], nil) }
+        if call.json {
+            let page = try fixture.store.query(json: call.spec, in: StoreSoups.name, page: call.page)
+            let rows = try page.rows.map { try JSONReader.parse($0) }
+            return (rows.map { $0["_soupEntryId"]?.integerValue ?? -1 }, page.totalEntries)
+        }
         let page = try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page)
         let ids = page.rows.map { row in
             (call.spec.selectPaths == nil ? row["_soupEntryId"] : row.arrayValue?.first)?.integerValue ?? -1

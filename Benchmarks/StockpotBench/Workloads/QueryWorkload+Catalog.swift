@@ -1,11 +1,12 @@
-// The seven query.* workloads of issue 5: which spec each times, how its keys are drawn, how
-// many queries, and its target (Stockpot's median at least `targetRatio` times faster).
+// The query.* workloads of issue 5: which spec each times, how its keys are drawn, how many
+// queries, and its target (Stockpot's median at least `targetRatio` times faster). The two
+// `-json` workloads are exact and range with rows returned as raw JSON on both sides.
 
 import Stockpot
 
 extension QueryWorkload {
     /// All query workloads, in run order.
-    static let all = [exact, range, likePrefix, likeSubstring, matchIDs, matchCount, deepPage]
+    static let all = [exact, range, likePrefix, likeSubstring, matchIDs, matchCount, deepPage, exactJSON, rangeJSON]
 
     /// The offset of `query.deep-page`: 50,000, or the middle of a smaller corpus.
     static func deepOffset(documents: Int) -> Int { min(50_000, documents / 2 / 10 * 10) }
@@ -33,6 +34,28 @@ extension QueryWorkload {
             spec.endKey = end
             spec.pageSize = 100
             return QueryCall(spec: spec)
+        }
+    }
+
+    static let exactJSON = QueryWorkload(
+        name: "query.exact-json", summary: "query.exact with rows as raw JSON bytes on both sides, no parse (median us/query)",
+        targetRatio: 4, calls: 2_000, salt: 51
+    ) { keys, calls, documents in
+        try exact.make(&keys, calls, documents).map { call in
+            var call = call
+            call.json = true
+            return call
+        }
+    }
+
+    static let rangeJSON = QueryWorkload(
+        name: "query.range-json", summary: "query.range with rows as raw JSON bytes on both sides, no parse (median us/query)",
+        targetRatio: 2, calls: 1_000, salt: 52
+    ) { keys, calls, documents in
+        try range.make(&keys, calls, documents).map { call in
+            var call = call
+            call.json = true
+            return call
         }
     }
 

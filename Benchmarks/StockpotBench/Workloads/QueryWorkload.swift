@@ -11,6 +11,9 @@ struct QueryCall {
     var page = 0
     /// `countQuery` instead of a page.
     var counts = false
+    /// Rows as raw UTF-8 JSON on both sides: Stockpot's `query(json:)`, SQLite's `soup`
+    /// column bytes copied out (as SmartStore's `queryAsString` takes each row's string).
+    var json = false
 }
 
 /// A named query workload; the specs come from `make` (see QueryWorkload+Catalog.swift).

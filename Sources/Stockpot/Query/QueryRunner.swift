@@ -1,6 +1,6 @@
 // Runs a query spec against one store state: the planner (StockpotQuery) finds the results in
-// order; this reads one page of rows, as documents or as select-path values, with the total
-// (deferred when counting costs more than the page).
+// order; this reads one page of rows, as documents, select-path values or raw JSON, with the
+// total (deferred when counting costs more than the page).
 
 import StockpotIndex
 import StockpotJSON
@@ -37,19 +37,15 @@ struct QueryRunner {
     /// One page of `spec`'s results. Its total is counted when first read if counting costs
     /// more than the page (`ResultOrder.knownCount` is nil), over the same results.
     func page(_ spec: QuerySpec, in soupName: String, index: Int) throws(StockpotError) -> QueryPage {
-        let (soup, order) = try results(of: spec, in: soupName)
-        let (start, overflow) = index.multipliedReportingOverflow(by: spec.pageSize)
-        let ids = overflow ? [] : order.ids(from: start, length: spec.pageSize)
-        if let paths = spec.selectPaths, paths.allSatisfy({ $0.utf8Equals(SystemField.entryID) }) {
+        let (soup, order, ids) = try pageIDs(spec, in: soupName, index: index)
+        if let paths = spec.selectPaths, Self.onlyEntryIDs(paths) {
             // Entry ids alone: answered from the results, no document read.
-            return Self.page(rows: ids.map { id in .array(paths.map { _ in .integer(id) }) }, of: order)
+            return QueryPage(rows: ids.map { id in .array(paths.map { _ in .integer(id) }) }, total: Self.total(of: order))
         }
         var rows: [JSONValue] = []
         rows.reserveCapacity(ids.count)
         for id in ids {
-            guard let record = try read(soup.id, id) else {
-                throw StockpotError(.internal, "Entry \(id) of soup \"\(soup.name)\" is indexed but not stored.")
-            }
+            let record = try stored(id, in: soup)
             let document = try DocumentDecoding.parse(record.document)
             if let paths = spec.selectPaths {
                 rows.append(.array(paths.map { SelectedValue.value(at: $0, of: document, record: record, in: soup) }))
@@ -57,11 +53,56 @@ struct QueryRunner {
                 rows.append(document)
             }
         }
-        return Self.page(rows: rows, of: order)
+        return QueryPage(rows: rows, total: Self.total(of: order))
     }
 
-    private static func page(rows: [JSONValue], of order: ResultOrder) -> QueryPage {
-        if let count = order.knownCount { return QueryPage(totalEntries: count, rows: rows) }
-        return QueryPage(rows: rows) { order.count }
+    /// One page of `spec`'s results as UTF-8 JSON: documents as stored, not parsed; rows of
+    /// select paths written as arrays.
+    func jsonPage(_ spec: QuerySpec, in soupName: String, index: Int) throws(StockpotError) -> QueryJSONPage {
+        let (soup, order, ids) = try pageIDs(spec, in: soupName, index: index)
+        var rows: [[UInt8]] = []
+        rows.reserveCapacity(ids.count)
+        for id in ids {
+            guard let paths = spec.selectPaths else {
+                rows.append(try stored(id, in: soup).document)
+                continue
+            }
+            let values: [JSONValue]
+            if Self.onlyEntryIDs(paths) {
+                values = paths.map { _ in .integer(id) }
+            } else {
+                let record = try stored(id, in: soup)
+                let document = try DocumentDecoding.parse(record.document)
+                values = paths.map { SelectedValue.value(at: $0, of: document, record: record, in: soup) }
+            }
+            rows.append(JSONWriter.write(.array(values)))
+        }
+        return QueryJSONPage(rows: rows, total: Self.total(of: order))
+    }
+
+    /// The soup, the results and the ids of page `index`.
+    private func pageIDs(
+        _ spec: QuerySpec, in soupName: String, index: Int
+    ) throws(StockpotError) -> (SoupState, ResultOrder, [Int64]) {
+        let (soup, order) = try results(of: spec, in: soupName)
+        let (start, overflow) = index.multipliedReportingOverflow(by: spec.pageSize)
+        return (soup, order, overflow ? [] : order.ids(from: start, length: spec.pageSize))
+    }
+
+    private func stored(_ id: Int64, in soup: SoupState) throws(StockpotError) -> EntryRecord {
+        guard let record = try read(soup.id, id) else {
+            throw StockpotError(.internal, "Entry \(id) of soup \"\(soup.name)\" is indexed but not stored.")
+        }
+        return record
+    }
+
+    private static func onlyEntryIDs(_ paths: [String]) -> Bool {
+        paths.allSatisfy { $0.utf8Equals(SystemField.entryID) }
+    }
+
+    /// The total of `order`: known, or counted when first read.
+    private static func total(of order: ResultOrder) -> QueryTotal {
+        if let count = order.knownCount { return QueryTotal(count) }
+        return QueryTotal { order.count }
     }
 }

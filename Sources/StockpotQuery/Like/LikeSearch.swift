@@ -45,8 +45,20 @@ struct LikeSearch<Soup: QueryableSoup> {
     static func positions(of prefix: [UInt8], in index: OrderedIndex) -> Range<Int> {
         guard let text = String(validating: prefix, as: UTF8.self) else { return 0..<0 }
         let start = text.isEmpty ? index.upperBound(.double(.infinity)) : index.lowerBound(.text(text))
-        let end = successor(of: text).map { index.lowerBound(.text($0)) } ?? index.count
+        let end = successor(of: prefix).map { index.lowerBound(.text($0)) } ?? index.count
         return start..<max(start, end)
+    }
+
+    /// The successor (as for text) of the UTF-8 `prefix`: when it ends in an ASCII byte below
+    /// 0x7F (the usual case), the same bytes with that byte one higher, with no scalar
+    /// decoding.
+    static func successor(of prefix: [UInt8]) -> String? {
+        if let last = prefix.last, last < 0x7F {
+            var bytes = prefix
+            bytes[bytes.count - 1] = last + 1
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return successor(of: String(decoding: prefix, as: UTF8.self))
     }
 
     /// The smallest string greater than every string that starts with `text` (by bytes): its

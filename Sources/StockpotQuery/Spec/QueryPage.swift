@@ -2,7 +2,6 @@
 // more than the page (a substring LIKE must test every key) is counted only when first read.
 
 import StockpotJSON
-import Synchronization
 
 /// One page of a query's results.
 ///
@@ -15,41 +14,31 @@ import Synchronization
 public struct QueryPage: Sendable, Hashable {
     /// The page's rows: documents, or arrays of values when the spec has `selectPaths`.
     public var rows: [JSONValue]
-    private var total: Total
+    private var total: QueryTotal
 
     /// How many results the whole query has.
     ///
     /// - Complexity: O(1), or, the first time a deferred total is read, the cost of counting
     ///   the query (for a LIKE that is not a prefix, a test of every key of the index).
     public var totalEntries: Int {
-        get {
-            switch total {
-            case .known(let count): count
-            case .deferred(let counter): counter.value
-            }
-        }
-        set { total = .known(newValue) }
+        get { total.value }
+        set { total = QueryTotal(newValue) }
     }
 
     /// Creates a page.
     public init(totalEntries: Int, rows: [JSONValue]) {
         self.rows = rows
-        self.total = .known(totalEntries)
+        self.total = QueryTotal(totalEntries)
     }
 
-    /// A page whose total is counted by `count` when first read.
-    package init(rows: [JSONValue], countingTotal count: @escaping @Sendable () -> Int) {
+    /// A page with `total`, known or deferred.
+    package init(rows: [JSONValue], total: QueryTotal) {
         self.rows = rows
-        self.total = .deferred(DeferredCount(count))
+        self.total = total
     }
 
     /// Whether the total is known without counting (false until a deferred total is read).
-    package var isTotalCounted: Bool {
-        switch total {
-        case .known: true
-        case .deferred(let counter): counter.isCounted
-        }
-    }
+    package var isTotalCounted: Bool { total.isCounted }
 
     /// Pages are equal when their totals and rows are (a deferred total is counted).
     public static func == (left: QueryPage, right: QueryPage) -> Bool {
@@ -61,30 +50,4 @@ public struct QueryPage: Sendable, Hashable {
         hasher.combine(totalEntries)
         hasher.combine(rows)
     }
-
-    private enum Total: Sendable {
-        case known(Int)
-        case deferred(DeferredCount)
-    }
-}
-
-/// A count made on first use and remembered.
-private final class DeferredCount: Sendable {
-    private let count: @Sendable () -> Int
-    private let counted = Mutex<Int?>(nil)
-
-    init(_ count: @escaping @Sendable () -> Int) {
-        self.count = count
-    }
-
-    var value: Int {
-        counted.withLock { counted in
-            if let counted { return counted }
-            let value = count()
-            counted = value
-            return value
-        }
-    }
-
-    var isCounted: Bool { counted.withLock { $0 != nil } }
 }

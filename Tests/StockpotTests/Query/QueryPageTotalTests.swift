@@ -30,7 +30,7 @@ import StockpotQuery
     }
 
     @Test func aSubstringLikeCountsItsTotalOnlyWhenRead() throws {
-        try Self.withNames { store in
+        try Self.withNames { (store: Store) throws in
             let page = try store.query(Self.like("%NIT%"), in: "s")
             #expect(page.rows.count == 10)
             #expect(!page.isTotalCounted)
@@ -40,7 +40,7 @@ import StockpotQuery
     }
 
     @Test func aDeferredTotalCountsTheStateTheRowsCameFrom() throws {
-        try Self.withNames { store in
+        try Self.withNames { (store: Store) throws in
             let page = try store.query(Self.like("%lobe%"), in: "s")
             _ = try store.upsert((0..<7).map { ["name": .string("Globe \($0)")] }, into: "s")
             try store.delete([1, 2], from: "s")  // "Acme 0" and "Globex 1"
@@ -52,7 +52,7 @@ import StockpotQuery
 
     @Test(arguments: [QuerySpec.Order.ascending, .descending])
     func substringLikePagesWalkTheIndexInOrder(order: QuerySpec.Order) throws {
-        try Self.withNames { store in
+        try Self.withNames { (store: Store) throws in
             let expected = Self.names.filter { $0.lowercased().contains("e 1") }
                 .sorted { order == .ascending ? Array($0.utf8).lexicographicallyPrecedes($1.utf8) : Array($1.utf8).lexicographicallyPrecedes($0.utf8) }
             var seen: [String] = []
@@ -66,7 +66,7 @@ import StockpotQuery
     }
 
     @Test func cheapTotalsAreKnownAtOnce() throws {
-        try Self.withNames { store in
+        try Self.withNames { (store: Store) throws in
             #expect(try store.query(Self.like("acme%"), in: "s").isTotalCounted)
             var exact = QuerySpec(queryType: .exact)
             exact.indexPath = "name"
@@ -77,7 +77,7 @@ import StockpotQuery
     }
 
     @Test func pagesWithATotalCompareByTheirCountedTotal() throws {
-        try Self.withNames { store in
+        try Self.withNames { (store: Store) throws in
             let deferred = try store.query(Self.like("%NIT%", pageSize: 3), in: "s")
             #expect(deferred == QueryPage(totalEntries: 60, rows: deferred.rows))
             #expect(deferred != QueryPage(totalEntries: 59, rows: deferred.rows))
