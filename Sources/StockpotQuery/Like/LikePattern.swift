@@ -85,18 +85,21 @@ package struct LikePattern: Sendable, Hashable {
     ///   the literal; other patterns the classic greedy match that backtracks only to the
     ///   last `%`. Allocates nothing.
     package func matches(_ text: UnsafeRawBufferPointer) -> Bool {
-        compiled.bytes.withUnsafeBufferPointer { literals in
-            if compiled.isContains {
-                return Self.contains(UnsafeRawBufferPointer(literals), in: text)
-            }
-            return compiled.steps.withUnsafeBufferPointer { steps in
-                Self.match(steps, literals: UnsafeRawBufferPointer(literals), text)
+        withMatcher { $0.matches(text) }
+    }
+
+    /// Calls `body` with a matcher over this pattern's compiled form, for testing many texts
+    /// without touching the pattern's storage (or its reference counts) for each.
+    package func withMatcher<R>(_ body: (LikeMatcher) throws -> R) rethrows -> R {
+        try compiled.bytes.withUnsafeBufferPointer { literals in
+            try compiled.steps.withUnsafeBufferPointer { steps in
+                try body(LikeMatcher(steps: steps, literals: UnsafeRawBufferPointer(literals), isContains: compiled.isContains))
             }
         }
     }
 
     /// The greedy match of `steps` against `text`.
-    private static func match(
+    fileprivate static func match(
         _ steps: UnsafeBufferPointer<CompiledPattern.Step>, literals: UnsafeRawBufferPointer,
         _ text: UnsafeRawBufferPointer
     ) -> Bool {
@@ -147,7 +150,7 @@ package struct LikePattern: Sendable, Hashable {
     /// byte, so in UTF-8 text only scalar boundaries can match, as the general match's `%`
     /// would try them. Candidates for the first byte are found 8 bytes at a time.
     @inline(__always)
-    private static func contains(_ literal: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer) -> Bool {
+    fileprivate static func contains(_ literal: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer) -> Bool {
         let length = literal.count
         guard length <= text.count else { return false }
         let last = text.count - length  // the last position a match can start at
@@ -170,6 +173,20 @@ package struct LikePattern: Sendable, Hashable {
                 zeros &= zeros &- 1
             }
             position += 8
+        }
+        if position <= last && text.count >= 8 {
+            // The tail: the text's last 8 bytes, skipping those already searched.
+            let base = text.count - 8
+            let chunk = (UInt64(littleEndian: text.loadUnaligned(fromByteOffset: base, as: UInt64.self)) | fold) ^ pattern
+            var zeros = (chunk &- 0x0101_0101_0101_0101) & ~chunk & 0x8080_8080_8080_8080
+            zeros &= ~0 << UInt64(8 * (position - base))
+            while zeros != 0 {
+                let candidate = base + zeros.trailingZeroBitCount >> 3
+                if candidate > last { return false }
+                if foldedEqual(literal, from: 0, text, at: candidate, length: length) { return true }
+                zeros &= zeros &- 1
+            }
+            return false
         }
         while position <= last {
             if asciiLower(text[position]) == first,
@@ -246,6 +263,20 @@ struct CompiledPattern: Sendable, Hashable {
         self.steps = steps
         self.bytes = bytes
         isContains = steps.count == 3 && steps[0].kind == .any && steps[1].kind == .literal && steps[2].kind == .any
+    }
+}
+
+/// A compiled LIKE pattern lent for matching many texts (`LikePattern.withMatcher`): valid
+/// only inside that call. Trivial to copy; matching allocates and retains nothing.
+package struct LikeMatcher {
+    let steps: UnsafeBufferPointer<CompiledPattern.Step>
+    let literals: UnsafeRawBufferPointer
+    let isContains: Bool
+
+    /// Whether the UTF-8 bytes `text` match.
+    @inline(__always)
+    package func matches(_ text: UnsafeRawBufferPointer) -> Bool {
+        isContains ? LikePattern.contains(literals, in: text) : LikePattern.match(steps, literals: literals, text)
     }
 }
 

@@ -132,17 +132,20 @@ package enum ResultOrder: Sendable {
         _ index: OrderedIndex, _ runs: [Range<Int>], _ pattern: LikePattern, descending: Bool,
         _ body: (Int64) -> Bool
     ) {
-        for run in descending ? runs.reversed() : runs where !run.isEmpty {
-            var left = run.count
-            var going = true
-            // Descending visits count from the end of the index.
-            index.forEachBorrowed(from: descending ? index.count - run.upperBound : run.lowerBound, descending: descending) {
-                entry in
-                left -= 1
-                if pattern.matches(entry) { going = body(entry.id) }
-                return going && left > 0
+        pattern.withMatcher { matcher in
+            for run in descending ? runs.reversed() : runs where !run.isEmpty {
+                var left = run.count
+                var going = true
+                // Descending visits count from the end of the index.
+                index.forEachBorrowed(from: descending ? index.count - run.upperBound : run.lowerBound, descending: descending) {
+                    entry in
+                    left -= 1
+                    let matched = entry.textBytes.map(matcher.matches) ?? pattern.matches(entry)
+                    if matched { going = body(entry.id) }
+                    return going && left > 0
+                }
+                guard going else { return }
             }
-            guard going else { return }
         }
     }
 }
