@@ -15,6 +15,15 @@ struct StoreSQLCatalog: SQLCatalog {
 }
 
 extension SoupQuerySource: SQLSoup {
+    func hasIndexSpecs(paths: [String], types: [IndexType]) -> Bool {
+        let specs = soup.record.specs
+        guard specs.count == paths.count else { return false }
+        for (i, spec) in specs.enumerated() where spec.type != types[i] || !spec.path.utf8Equals(paths[i]) {
+            return false
+        }
+        return true
+    }
+
     func entryRecord(_ id: Int64) throws(QueryError) -> SQLEntryRecord? {
         do {
             return try read(soup.id, id).map { SQLEntryRecord(document: $0.document, created: $0.created) }

@@ -22,9 +22,12 @@ extension StoreView {
     ) throws(StockpotError) {
         let values = try Self.sqlArguments(arguments)
         let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
+        // One row buffer for every row (a closure that keeps a row gets its own copy).
+        var json: [JSONValue] = []
         do {
             try SmartSQLQuery.run(sql, arguments: values, catalog: catalog) { row, documents throws(QueryError) -> Bool in
-                body(try Self.jsonRow(row, documents: documents))
+                try Self.jsonRow(row, documents: documents, into: &json)
+                return body(json)
             }
         } catch {
             throw StockpotError(error)
@@ -100,12 +103,13 @@ extension StoreView {
         return values
     }
 
-    /// A row as JSON values; `{soup:_soup}` columns parsed into their documents.
-    private static func jsonRow(_ row: [SQLValue], documents: Set<Int>) throws(QueryError) -> [JSONValue] {
-        var values: [JSONValue] = []
+    /// A row as JSON values in `values` (replaced); `{soup:_soup}` columns parsed into their
+    /// documents.
+    private static func jsonRow(_ row: [SQLValue], documents: Set<Int>, into values: inout [JSONValue]) throws(QueryError) {
+        values.removeAll(keepingCapacity: true)
         values.reserveCapacity(row.count)
         for (i, value) in row.enumerated() {
-            if documents.contains(i), case .text(let text) = value {
+            if !documents.isEmpty, documents.contains(i), case .text(let text) = value {
                 do {
                     values.append(try DocumentDecoding.parse(Array(text.utf8)))
                 } catch {
@@ -115,6 +119,5 @@ extension StoreView {
                 values.append(value.jsonValue)
             }
         }
-        return values
     }
 }

@@ -8,6 +8,8 @@ import StockpotJSON
 package enum SmartSQLQuery {
     /// Parsed statements by text, shared by every store.
     static let statements = SQLStatementCache()
+    /// Bound statements by text, shared by every store (each run checks the schemas).
+    static let prepared = SQLPreparedCache()
 
     /// Runs `text`, calling `body` with each row until it returns false.
     ///
@@ -40,12 +42,31 @@ package enum SmartSQLQuery {
         _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
+        let (statement, soups) = try prepare(text, arguments: arguments, catalog: catalog)
+        let executor = SQLExecutor(
+            frame: RowFrame(slots: statement.slotCount, aggregates: statement.aggregateCount), soups: soups,
+            arguments: arguments)
+        let documentColumns = statement.select.documentColumns
+        try executor.run(statement.select) { row throws(QueryError) -> Bool in try body(row, documentColumns) }
+        executor.reportDemand()
+    }
+
+    /// `text` bound to `catalog`: the prepared statement when its soups still have the
+    /// schemas it was bound against, else bound now (and kept, unless binding used an
+    /// argument's value); with the soup of each row slot.
+    private static func prepare(
+        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog
+    ) throws(QueryError) -> (SQLPreparedStatement, [any SQLSoup]) {
+        if let statement = prepared.statement(for: text), let soups = statement.soups(in: catalog) {
+            try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
+            return (statement, soups)
+        }
         let select = try parse(text)
         var binder = SQLBinder(catalog: catalog, arguments: arguments)
         let bound = try binder.bindStatement(select)
-        let executor = SQLExecutor(frame: RowFrame(slots: binder.slotCount, aggregates: binder.aggregateCount))
-        try executor.run(bound) { row throws(QueryError) -> Bool in try body(row, bound.documentColumns) }
-        executor.reportDemand()
+        let statement = SQLPreparedStatement(select: bound, binder: binder)
+        if !binder.dependsOnArguments { prepared.store(statement, for: text) }
+        return (statement, binder.soups)
     }
 
     /// The names of `text`'s result columns: each column's alias, else its text as written

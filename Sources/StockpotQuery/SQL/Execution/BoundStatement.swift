@@ -20,10 +20,37 @@ enum SQLField: Hashable {
     case document
 }
 
-/// A soup of `FROM`, with the fields the statement reads from it.
+/// What binding and planning read of a soup: its name and index specs, never its entries.
+/// A statement bound against one schema runs on any state of a soup with an equal schema.
+struct SQLSoupSchema: Equatable {
+    let name: String
+    /// The index specs (path, type), in order.
+    let paths: [String]
+    let types: [IndexType]
+
+    init(_ soup: any SQLSoup) {
+        name = soup.name
+        let fields = soup.indexedFields
+        paths = fields.map(\.path)
+        types = fields.map(\.type)
+    }
+
+    /// Whether `soup` has this schema (compared by bytes).
+    func matches(_ soup: any SQLSoup) -> Bool {
+        soup.name.utf8Equals(name) && soup.hasIndexSpecs(paths: paths, types: types)
+    }
+
+    /// The position of the spec on `path` (compared by bytes).
+    func specIndex(forPath path: String) -> Int? {
+        paths.firstIndex { $0.utf8Equals(path) }
+    }
+}
+
+/// A soup of `FROM`, with the fields the statement reads from it. Immutable once the
+/// statement is bound (a prepared statement is shared by every thread that runs it).
 final class BoundTable {
-    /// The soup.
-    let soup: any SQLSoup
+    /// The soup's schema; its entries come from the catalog each run (by slot).
+    let schema: SQLSoupSchema
     /// The name it is referred to by: the alias, or the soup name.
     let name: String
     /// Whether `name` is an alias.
@@ -32,9 +59,20 @@ final class BoundTable {
     let slot: Int
     /// The fields read, in slot order of a row's values.
     private(set) var fields: [SQLField] = []
+    /// How the fields are read from an entry; set once the whole statement is bound (a
+    /// correlated subquery adds fields to an enclosing statement's tables).
+    private var preparedReading: SQLRowReading?
 
-    init(soup: any SQLSoup, name: String, hasAlias: Bool, slot: Int) {
-        self.soup = soup
+    /// How the fields are read from an entry.
+    var reading: SQLRowReading { preparedReading ?? SQLRowReading(self) }
+
+    /// Works out ``reading`` once the fields are final.
+    func prepareReading() {
+        preparedReading = SQLRowReading(self)
+    }
+
+    init(schema: SQLSoupSchema, name: String, hasAlias: Bool, slot: Int) {
+        self.schema = schema
         self.name = name
         self.hasAlias = hasAlias
         self.slot = slot
@@ -51,7 +89,7 @@ final class BoundTable {
     func affinity(of field: SQLField) -> SQLAffinity {
         switch field {
         case .spec(let position):
-            switch soup.indexedFields[position].type {
+            switch schema.types[position] {
             case .string, .fullText: return .text
             case .integer: return .integer
             case .floating: return .real
@@ -67,6 +105,8 @@ final class BoundTable {
 /// A bound expression.
 indirect enum BoundExpression {
     case constant(SQLValue)
+    /// The value bound to `?` placeholder `index` (0-based), given at each run.
+    case parameter(Int)
     /// Value `field` of the row in frame slot `slot`, with its column affinity.
     case column(slot: Int, field: Int, affinity: SQLAffinity)
     case negate(BoundExpression)
@@ -81,7 +121,7 @@ indirect enum BoundExpression {
     case like(BoundExpression, pattern: BoundExpression, escape: BoundExpression?, negated: Bool)
     /// Whether the entry in `slot` matches the expression (text evaluated per row; parsed
     /// expressions cached by text), `path` restricting bare terms.
-    case match(slot: Int, soup: any SQLSoup, path: String?, BoundExpression)
+    case match(slot: Int, path: String?, BoundExpression)
     case caseWhen(base: BoundExpression?, branches: [(BoundExpression, BoundExpression)], otherwise: BoundExpression?)
     case function(SQLScalarFunction, [BoundExpression])
     /// The value of aggregate `index` for the current group.
@@ -105,12 +145,10 @@ struct BoundAggregate {
 }
 
 /// `IN (SELECT ...)`: the statement, and whether it reads any row of an enclosing statement
-/// (then it runs again for every row; otherwise once).
+/// (then it runs again for every row; otherwise once per run).
 final class BoundSubquery {
     let select: BoundSelect
     let isCorrelated: Bool
-    /// The values of an uncorrelated subquery, after its first run.
-    var cachedList: SQLInList?
 
     init(select: BoundSelect, isCorrelated: Bool) {
         self.select = select
@@ -147,6 +185,8 @@ final class BoundSelect {
     var orderBy: [(expression: BoundExpression, descending: Bool)] = []
     var limit: Int?
     var offset = 0
+    /// How the soups are walked, planned once the select is bound.
+    var plan = SQLJoinPlan()
 }
 
 extension SQLValue {

@@ -20,14 +20,14 @@ struct IndexBound {
 enum SQLAccessPath {
     /// Every entry, in id order.
     case scan
-    /// The entries in a run of positions of an ordered index (its value order), bounded by
-    /// every one of `bounds`.
-    case indexRange(field: SQLField, index: OrderedIndex, bounds: [IndexBound])
+    /// The entries in a run of positions of the ordered index of `field` (its value order),
+    /// bounded by every one of `bounds`. The index is the soup's at each run.
+    case indexRange(field: SQLField, bounds: [IndexBound])
     /// The entries whose field (which has no index) equals the key: a hash table of the
     /// field's values, built once.
     case hashLookup(field: Int, key: BoundExpression, conversion: SQLAffinity?)
     /// The entries a full-text expression matches, ascending ids.
-    case match(soup: any SQLSoup, path: String?, BoundExpression)
+    case match(path: String?, BoundExpression)
 }
 
 extension SQLAccessPath {
@@ -35,9 +35,9 @@ extension SQLAccessPath {
     var isConstant: Bool {
         switch self {
         case .scan: return true
-        case .indexRange(_, _, let bounds): return bounds.allSatisfy { $0.key.readsNoRow }
+        case .indexRange(_, let bounds): return bounds.allSatisfy { $0.key.readsNoRow }
         case .hashLookup(_, let key, _): return key.readsNoRow
-        case .match(_, _, let key): return key.readsNoRow
+        case .match(_, let key): return key.readsNoRow
         }
     }
 }
@@ -52,20 +52,20 @@ struct SQLAccessPlanner {
     /// for each of its rows), and which of the conditions it answers exactly (those need not
     /// be checked again on the rows it finds).
     func accessPath(for conditions: [BoundExpression]) -> (path: SQLAccessPath, answered: Set<Int>) {
-        var ranges: [(field: SQLField, index: OrderedIndex, bounds: [IndexBound], conditions: Set<Int>)] = []
+        var ranges: [(field: SQLField, bounds: [IndexBound], conditions: Set<Int>)] = []
         var match: (path: SQLAccessPath, condition: Int)?
         var hash: (path: SQLAccessPath, condition: Int)?
         for (number, condition) in conditions.enumerated() {
-            if case .match(let slot, let soup, let path, let key) = condition, slot == table.slot,
+            if case .match(let slot, let path, let key) = condition, slot == table.slot,
                 !key.readsSlot(in: laterSlots)
             {
-                match = match ?? (.match(soup: soup, path: path, key), number)
+                match = match ?? (.match(path: path, key), number)
                 continue
             }
             let (comparisons, complete) = self.comparisons(in: condition)
             for (fieldIndex, bound) in comparisons {
                 let field = table.fields[fieldIndex]
-                guard let index = orderedIndex(of: field) else {
+                guard hasOrderedIndex(field) else {
                     if bound.op == .equal, hash == nil {
                         hash = (.hashLookup(field: fieldIndex, key: bound.key, conversion: bound.conversion), number)
                     }
@@ -77,7 +77,7 @@ struct SQLAccessPlanner {
                     ranges[existing].bounds.append(bound)
                     if answered { ranges[existing].conditions.insert(number) }
                 } else {
-                    ranges.append((field, index, [bound], answered ? [number] : []))
+                    ranges.append((field, [bound], answered ? [number] : []))
                 }
             }
         }
@@ -89,31 +89,42 @@ struct SQLAccessPlanner {
         }
         let best = ranges.max { rank($0.bounds) < rank($1.bounds) }
         if let best, rank(best.bounds) == 3 || match == nil {
-            return (.indexRange(field: best.field, index: best.index, bounds: best.bounds), best.conditions)
+            return (.indexRange(field: best.field, bounds: best.bounds), best.conditions)
         }
         if let match { return (match.path, [match.condition]) }
         if let hash { return (hash.path, [hash.condition]) }
         return (.scan, [])
     }
 
-    /// The ordered index holding `field`'s values exactly, if there is one.
-    func orderedIndex(of field: SQLField) -> OrderedIndex? {
+    /// Whether an ordered index holds `field`'s values exactly.
+    func hasOrderedIndex(_ field: SQLField) -> Bool {
+        Self.orderedIndexSpec(of: field, in: table.schema) != nil
+    }
+
+    /// Where the ordered index holding `field`'s values exactly is: the entry-id index
+    /// (`-1`) or a spec's; nil when there is none.
+    static func orderedIndexSpec(of field: SQLField, in schema: SQLSoupSchema) -> Int? {
         switch field {
         case .entryID:
-            return table.soup.entryIDs
+            return -1
         case .spec(let position):
-            switch table.soup.indexedFields[position].type {
-            case .string, .integer, .floating: return table.soup.orderedIndex(ofSpec: position)
+            switch schema.types[position] {
+            case .string, .integer, .floating: return position
             case .fullText, .json1: return nil
             }
         case .json(let path):
-            guard let position = table.soup.specIndex(forPath: path),
-                table.soup.indexedFields[position].type == .json1
-            else { return nil }
-            return table.soup.orderedIndex(ofSpec: position)
+            guard let position = schema.specIndex(forPath: path), schema.types[position] == .json1 else { return nil }
+            return position
         case .created, .lastModified, .document:
             return nil
         }
+    }
+
+    /// The ordered index of `soup` (whose schema is `schema`) holding `field`'s values
+    /// exactly, if there is one.
+    static func orderedIndex(of field: SQLField, in soup: any SQLSoup, schema: SQLSoupSchema) -> OrderedIndex? {
+        guard let spec = orderedIndexSpec(of: field, in: schema) else { return nil }
+        return spec < 0 ? soup.entryIDs : soup.orderedIndex(ofSpec: spec)
     }
 
     /// The comparisons of `condition` between one of the table's fields and a key that does
@@ -189,6 +200,26 @@ extension BoundExpression {
     /// Whether the expression reads no row slot at all.
     var readsNoRow: Bool { referencedSlots.isEmpty }
 
+    /// Whether the expression reads a `?` placeholder's value (subqueries included).
+    var readsParameter: Bool {
+        switch self {
+        case .parameter: return true
+        case .constant, .aggregate, .column: return false
+        case .negate(let e), .plus(let e), .not(let e), .isNull(let e, _): return e.readsParameter
+        case .binary(_, let l, let r): return l.readsParameter || r.readsParameter
+        case .between(let e, let low, let high, _): return e.readsParameter || low.readsParameter || high.readsParameter
+        case .inList(let e, let list, _): return e.readsParameter || list.contains { $0.readsParameter }
+        case .inSelect: return true  // conservatively: a subquery may read any
+        case .like(let e, let pattern, let escape, _):
+            return e.readsParameter || pattern.readsParameter || (escape?.readsParameter ?? false)
+        case .match(_, _, let e): return e.readsParameter
+        case .caseWhen(let base, let branches, let otherwise):
+            return (base?.readsParameter ?? false) || branches.contains { $0.0.readsParameter || $0.1.readsParameter }
+                || (otherwise?.readsParameter ?? false)
+        case .function(_, let arguments): return arguments.contains { $0.readsParameter }
+        }
+    }
+
     /// Whether the expression reads any of `slots`.
     func readsSlot(in slots: Set<Int>) -> Bool { !referencedSlots.isDisjoint(with: slots) }
 
@@ -201,7 +232,7 @@ extension BoundExpression {
 
     func collectSlots(into slots: inout Set<Int>) {
         switch self {
-        case .constant, .aggregate: break
+        case .constant, .parameter, .aggregate: break
         case .column(let slot, _, _): slots.insert(slot)
         case .negate(let e), .plus(let e), .not(let e), .isNull(let e, _): e.collectSlots(into: &slots)
         case .binary(_, let l, let r): l.collectSlots(into: &slots); r.collectSlots(into: &slots)
@@ -215,7 +246,7 @@ extension BoundExpression {
             subquery.select.collectSlots(into: &slots)
         case .like(let e, let pattern, let escape, _):
             e.collectSlots(into: &slots); pattern.collectSlots(into: &slots); escape?.collectSlots(into: &slots)
-        case .match(let slot, _, _, let e): slots.insert(slot); e.collectSlots(into: &slots)
+        case .match(let slot, _, let e): slots.insert(slot); e.collectSlots(into: &slots)
         case .caseWhen(let base, let branches, let otherwise):
             base?.collectSlots(into: &slots)
             for (when, then) in branches { when.collectSlots(into: &slots); then.collectSlots(into: &slots) }

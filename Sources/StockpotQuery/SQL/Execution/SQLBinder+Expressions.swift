@@ -25,7 +25,7 @@ extension SQLBinder {
             guard index < arguments.count else {
                 throw .invalid("Placeholder \(index + 1) has no argument: \(arguments.count) argument(s) were given.")
             }
-            return .constant(arguments[index])
+            return .parameter(index)
         case .path(let reference):
             return try bindPath(reference, scopes)
         case .name(let name):
@@ -114,23 +114,23 @@ extension SQLBinder {
     /// `{soup:path}`, `alias.{soup:path}` or `{soup}.{soup:path}`: the row slot and field.
     private func bindPath(_ reference: SQLPathReference, _ scopes: [Scope]) throws(QueryError) -> BoundExpression {
         let table = try resolveTable(qualifier: reference.qualifier, soup: reference.soup, scopes)
-        if let qualifier = reference.qualifier, !table.soup.name.utf8Equals(reference.soup) {
-            throw .invalid("\"\(qualifier)\" is soup \"\(table.soup.name)\", not \"\(reference.soup)\".")
+        if let qualifier = reference.qualifier, !table.schema.name.utf8Equals(reference.soup) {
+            throw .invalid("\"\(qualifier)\" is soup \"\(table.schema.name)\", not \"\(reference.soup)\".")
         }
-        let field = Self.field(reference.path, of: table.soup)
+        let field = Self.field(reference.path, of: table.schema)
         return .column(slot: table.slot, field: table.fieldIndex(field), affinity: table.affinity(of: field))
     }
 
     /// The field a path names in `soup`: a system value, a non-json1 spec's value, or the
     /// value a json1 index would hold.
-    static func field(_ path: String, of soup: any SQLSoup) -> SQLField {
+    static func field(_ path: String, of schema: SQLSoupSchema) -> SQLField {
         switch path {
         case "_soup": return .document
         case "_soupEntryId": return .entryID
         case "_soupCreatedDate": return .created
         case "_soupLastModifiedDate": return .lastModified
         default:
-            if let spec = soup.specIndex(forPath: path), soup.indexedFields[spec].type != .json1 {
+            if let spec = schema.specIndex(forPath: path), schema.types[spec] != .json1 {
                 return .spec(spec)
             }
             return .json(path)
@@ -146,8 +146,8 @@ extension SQLBinder {
             if let qualifier {
                 candidates = scope.tables.filter { $0.name.asciiCaseInsensitiveEquals(qualifier) }
             } else {
-                candidates = scope.tables.filter { !$0.hasAlias && $0.soup.name.utf8Equals(soup) }
-                    + scope.tables.filter { $0.hasAlias && $0.soup.name.utf8Equals(soup) }
+                candidates = scope.tables.filter { !$0.hasAlias && $0.schema.name.utf8Equals(soup) }
+                    + scope.tables.filter { $0.hasAlias && $0.schema.name.utf8Equals(soup) }
             }
             if candidates.count > 1, qualifier == nil {
                 throw .invalid("{\(soup)} appears more than once in FROM; qualify the path with an alias.")
@@ -190,20 +190,20 @@ extension SQLBinder {
     }
 
     /// `{soup:path} MATCH e` or `{soup} MATCH e`.
-    private func bindMatch(_ target: SQLMatchTarget, _ operand: BoundExpression, _ scopes: [Scope]) throws(QueryError) -> BoundExpression {
+    private mutating func bindMatch(_ target: SQLMatchTarget, _ operand: BoundExpression, _ scopes: [Scope]) throws(QueryError) -> BoundExpression {
+        noteFullTextUse()
         switch target {
         case .path(let reference):
             let table = try resolveTable(qualifier: reference.qualifier, soup: reference.soup, scopes)
-            guard let spec = table.soup.specIndex(forPath: reference.path),
-                table.soup.fullTextColumn(ofSpec: spec) != nil
-            else {
-                throw .invalid("The path \"\(reference.path)\" has no full_text index in soup \"\(table.soup.name)\"; MATCH needs one.")
+            let soup = soup(ofSlot: table.slot)
+            guard let spec = soup.specIndex(forPath: reference.path), soup.fullTextColumn(ofSpec: spec) != nil else {
+                throw .invalid("The path \"\(reference.path)\" has no full_text index in soup \"\(soup.name)\"; MATCH needs one.")
             }
-            return .match(slot: table.slot, soup: table.soup, path: reference.path, operand)
+            return .match(slot: table.slot, path: reference.path, operand)
         case .soup(let qualifier, _):
             let table = try resolveTable(qualifier: qualifier, soup: qualifier, scopes)
-            _ = try table.soup.requiredFullTextIndex()
-            return .match(slot: table.slot, soup: table.soup, path: nil, operand)
+            _ = try soup(ofSlot: table.slot).requiredFullTextIndex()
+            return .match(slot: table.slot, path: nil, operand)
         }
     }
 }

@@ -14,6 +14,15 @@ struct SQLBinder {
     var aggregateCount = 0
     /// The highest placeholder index seen, plus one.
     var placeholdersUsed = 0
+    /// The soup of each row slot, as the catalog gave it while binding.
+    private(set) var soups: [any SQLSoup] = []
+    /// Whether a MATCH was bound (its binding read the soups' full-text setup).
+    private(set) var usesFullText = false
+    /// Whether binding used an argument's value (a placeholder in LIMIT or OFFSET), so that
+    /// the bound statement holds only for these arguments.
+    private(set) var dependsOnArguments = false
+    /// Every SELECT bound (subqueries included), planned once the whole statement is bound.
+    private var selects: [BoundSelect] = []
 
     init(catalog: any SQLCatalog, arguments: [SQLValue]) {
         self.catalog = catalog
@@ -25,11 +34,33 @@ struct SQLBinder {
     /// - Throws: `soup_not_found`, `invalid_query`.
     mutating func bindStatement(_ select: SQLSelect) throws(QueryError) -> BoundSelect {
         let bound = try bind(select, enclosing: []).select
-        guard placeholdersUsed == arguments.count else {
-            throw .invalid(
-                "The statement has \(placeholdersUsed) ? placeholder(s) but \(arguments.count) argument(s) were given.")
+        try Self.checkArgumentCount(arguments.count, placeholders: placeholdersUsed)
+        // Planning reads the tables' fields, which subqueries add to until the end.
+        for select in selects {
+            select.plan = SQLJoinPlan(select)
+            for table in select.tables { table.prepareReading() }
         }
         return bound
+    }
+
+    /// Throws unless a statement with `placeholders` placeholders gets as many arguments.
+    static func checkArgumentCount(_ count: Int, placeholders: Int) throws(QueryError) {
+        if count < placeholders {
+            throw .invalid("Placeholder \(count + 1) has no argument: \(count) argument(s) were given.")
+        }
+        guard placeholders == count else {
+            throw .invalid("The statement has \(placeholders) ? placeholder(s) but \(count) argument(s) were given.")
+        }
+    }
+
+    /// Records a MATCH's binding.
+    mutating func noteFullTextUse() {
+        usesFullText = true
+    }
+
+    /// The soup bound to row slot `slot`.
+    func soup(ofSlot slot: Int) -> any SQLSoup {
+        soups[slot]
     }
 
     /// The tables of one `SELECT` being bound, and whether it read an enclosing one's rows.
@@ -51,6 +82,7 @@ struct SQLBinder {
 
     mutating func bind(_ select: SQLSelect, enclosing: [Scope]) throws(QueryError) -> (select: BoundSelect, correlated: Bool) {
         let bound = BoundSelect()
+        selects.append(bound)
         var tables: [BoundTable] = []
         if let from = select.from {
             for reference in [from.first] + from.joins.map(\.soup) {
@@ -61,7 +93,8 @@ struct SQLBinder {
                 if tables.contains(where: { $0.name.asciiCaseInsensitiveEquals(name) }) {
                     throw .invalid("\"\(name)\" names two soups of FROM; give one an alias (AS).")
                 }
-                tables.append(BoundTable(soup: soup, name: name, hasAlias: reference.alias != nil, slot: slotCount))
+                tables.append(BoundTable(schema: SQLSoupSchema(soup), name: name, hasAlias: reference.alias != nil, slot: slotCount))
+                soups.append(soup)
                 slotCount += 1
             }
         }
@@ -137,7 +170,9 @@ struct SQLBinder {
     private mutating func constantInteger(
         _ expression: SQLExpression, _ scopes: [Scope], _ bound: BoundSelect, _ clause: String
     ) throws(QueryError) -> Int? {
-        let value = try SQLExecutor.constantValue(of: try bindExpression(expression, scopes, bound, .limit))
+        let constant = try bindExpression(expression, scopes, bound, .limit)
+        if constant.readsParameter { dependsOnArguments = true }
+        let value = try SQLExecutor.constantValue(of: constant, arguments: arguments)
         switch value.applying(.numeric) {
         case .integer(let integer): return Int(integer)
         case .real(let real) where real == real.rounded() && abs(real) < 9.0e18: return Int(real)

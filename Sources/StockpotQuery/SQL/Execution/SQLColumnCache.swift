@@ -5,6 +5,7 @@
 
 import Synchronization
 import StockpotIndex
+import StockpotJSON
 
 /// One field's values by entry id: dense by id when ids are dense enough, else hashed.
 /// Immutable once read; a class so that reading a value per row copies no array reference.
@@ -29,11 +30,24 @@ final class SQLColumn: Sendable {
             return true
         }
         if maxID >= 0, maxID <= Int64(index.count) * 4 + 1024 {
-            var values = [SQLValue](repeating: .null, count: Int(maxID) + 1)
-            values.withUnsafeMutableBufferPointer { buffer in
+            var read = [IndexValue](repeating: .null, count: Int(maxID) + 1)
+            read.withUnsafeMutableBufferPointer { buffer in
                 index.forEach { entry in
-                    if entry.id >= 0 { buffer[Int(entry.id)] = SQLValue(entry.value) }
+                    if entry.id >= 0 { buffer[Int(entry.id)] = entry.value }
                     return true
+                }
+            }
+            // The index hands out text in value order; copied again in id order, the strings
+            // of entries with nearby ids (written together, and often read together: a batch,
+            // a join's partners) lie near each other in memory instead of scattered, and
+            // reading them misses the cache far less.
+            var values: [SQLValue] = []
+            values.reserveCapacity(read.count)
+            for value in read {
+                if case .text(var text) = value {
+                    values.append(.text(text.withUTF8 { String(decoding: $0, as: UTF8.self) }))
+                } else {
+                    values.append(SQLValue(value))
                 }
             }
             dense = values
@@ -96,6 +110,37 @@ final class SQLColumnCache: Sendable {
             entry.lastUse = state.clock
             state.entries[key] = entry
             return entry.column
+        }
+    }
+
+    /// The cached columns of `indexes` (nil stays nil), or nil unless every one is cached.
+    func cachedColumns(of indexes: [OrderedIndex?]) -> [SQLColumn?]? {
+        var tokens: [AnyObject?] = []
+        tokens.reserveCapacity(indexes.count)
+        for index in indexes {
+            guard let index else {
+                tokens.append(nil)
+                continue
+            }
+            guard let token = index.versionToken else { return nil }
+            tokens.append(token)
+        }
+        return state.withLock { state -> [SQLColumn?]? in
+            var columns: [SQLColumn?] = []
+            columns.reserveCapacity(tokens.count)
+            for token in tokens {
+                guard let token else {
+                    columns.append(nil)
+                    continue
+                }
+                let key = ObjectIdentifier(token)
+                guard var entry = state.entries[key], entry.token.object === token else { return nil }
+                state.clock += 1
+                entry.lastUse = state.clock
+                state.entries[key] = entry
+                columns.append(entry.column)
+            }
+            return columns
         }
     }
 

@@ -126,10 +126,11 @@ extension SQLExecutor {
         let table = select.tables[0]
         switch level.access {
         case .scan:
-            return table.soup.entryIDs.count
-        case .indexRange(_, let index, let bounds):
-            return try positions(in: index, bounds)?.count ?? 0
-        case .match(let soup, let path, let key):
+            return soup(table).entryIDs.count
+        case .indexRange(let field, let bounds):
+            return try positions(in: try accessIndex(table, field), bounds)?.count ?? 0
+        case .match(let path, let key):
+            let soup = soup(table)
             let value = try evaluate(key)
             guard case .text(let text) = value else { return value == .null ? 0 : nil }
             // Straight from posting-list lengths when the expression is one term.

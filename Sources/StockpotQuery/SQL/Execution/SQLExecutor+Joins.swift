@@ -54,20 +54,28 @@ extension SQLExecutor {
         switch step.access {
         case .scan:
             let field = table.fields.firstIndex(of: .entryID)
-            try visitIndex(table.soup.entryIDs, 0..<table.soup.entryIDs.count, descending: false) { entry throws(QueryError) in
+            let entryIDs = soup(table).entryIDs
+            try visitIndex(entryIDs, 0..<entryIDs.count, descending: false) { entry throws(QueryError) in
                 try body(entry.id, field.map { ($0, entry.value) })
             }
-        case .indexRange(let rangeField, let index, let bounds) where bounds.count == 1 && bounds[0].op == .equal && !step.descending:
+        case .indexRange(let rangeField, let bounds) where bounds.count == 1 && bounds[0].op == .equal && !step.descending:
             // One equality (a lookup, often per outer row): one descent to the first equal
             // entry, then along the leaves while the value is equal.
             guard let key = try convertedKey(bounds[0].key, bounds[0].conversion)?.indexValue else { return }
+            let index = try accessIndex(table, rangeField)
             let field = table.fields.firstIndex(of: rangeField)
-            let start = index.lowerBound(key)
-            try visitIndex(index, start..<index.count, descending: false) { entry throws(QueryError) in
-                guard entry.value == key else { return false }
-                return try body(entry.id, field.map { ($0, entry.value) })
+            var failure: QueryError?
+            index.forEachEntry(equalTo: key) { entry in
+                do throws(QueryError) {
+                    return try body(entry.id, field.map { ($0, entry.value) })
+                } catch {
+                    failure = error
+                    return false
+                }
             }
-        case .indexRange(let rangeField, let index, let bounds):
+            if let failure { throw failure }
+        case .indexRange(let rangeField, let bounds):
+            let index = try accessIndex(table, rangeField)
             guard let range = try positions(in: index, bounds) else { return }
             let field = table.fields.firstIndex(of: rangeField)
             try visitIndex(index, range, descending: step.descending) { entry throws(QueryError) in
@@ -76,13 +84,13 @@ extension SQLExecutor {
         case .hashLookup(let field, let key, let conversion):
             guard let value = try convertedKey(key, conversion) else { return }
             for id in try hashTable(table, field: field)[value] ?? [] where !(try body(id, nil)) { return }
-        case .match(let soup, let path, let key):
+        case .match(let path, let key):
             let value = try evaluate(key)
             guard case .text(let text) = value else {
                 if value == .null { return }
                 throw .invalid("MATCH needs a text expression, not \(value).")
             }
-            for id in try matchingIDs(text, soup: soup, slot: table.slot, path: path).sorted() where !(try body(id, nil)) {
+            for id in try matchingIDs(text, slot: table.slot, path: path).sorted() where !(try body(id, nil)) {
                 return
             }
         }

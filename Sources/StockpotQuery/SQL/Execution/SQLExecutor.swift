@@ -9,6 +9,10 @@ import StockpotJSON
 /// Executes bound statements over one frame of rows. Not thread-safe: one per run.
 final class SQLExecutor {
     let frame: RowFrame
+    /// The soup of each row slot, this run.
+    let soups: [any SQLSoup]
+    /// The values of the `?` placeholders, in order.
+    let arguments: [SQLValue]
     /// Tells the column cache what documents the statement read (see
     /// ``SQLTableLoader/reportDemand()``). Call once the statement is done.
     func reportDemand() {
@@ -21,6 +25,10 @@ final class SQLExecutor {
     private var matchCache: [MatchCacheKey: Set<Int64>] = [:]
     /// Hash tables of unindexed fields by slot and field.
     private var hashTables: [HashTableKey: [SQLValue: [Int64]]] = [:]
+    /// The values of uncorrelated subqueries, after their first run.
+    private var subqueryLists: [ObjectIdentifier: SQLInList] = [:]
+    /// By slot: the ordered index of its access path, once looked up.
+    private var accessIndexes: [OrderedIndex?]
 
     private struct MatchCacheKey: Hashable {
         var slot: Int
@@ -33,14 +41,34 @@ final class SQLExecutor {
         var field: Int
     }
 
-    init(frame: RowFrame) {
+    /// An executor over `soups` (one per row slot of `frame`) with these placeholder values.
+    init(frame: RowFrame, soups: [any SQLSoup], arguments: [SQLValue]) {
         self.frame = frame
+        self.soups = soups
+        self.arguments = arguments
         loaders = Array(repeating: nil, count: frame.ids.count)
+        accessIndexes = Array(repeating: nil, count: frame.ids.count)
+    }
+
+    /// The soup `table`'s rows come from.
+    @inline(__always)
+    func soup(_ table: BoundTable) -> any SQLSoup {
+        soups[table.slot]
+    }
+
+    /// The ordered index of `field` that `table`'s access path walks (looked up once per run).
+    func accessIndex(_ table: BoundTable, _ field: SQLField) throws(QueryError) -> OrderedIndex {
+        if let index = accessIndexes[table.slot] { return index }
+        guard let index = SQLAccessPlanner.orderedIndex(of: field, in: soup(table), schema: table.schema) else {
+            throw QueryError(.internal, "Soup \"\(table.schema.name)\" has no ordered index for a planned range.")
+        }
+        accessIndexes[table.slot] = index
+        return index
     }
 
     /// Runs `select`, calling `emit` with each result row until it returns false.
     func run(_ select: BoundSelect, _ emit: ([SQLValue]) throws(QueryError) -> Bool) throws(QueryError) {
-        let plan = SQLJoinPlan(select)
+        let plan = select.plan
         try chooseLoader(select, plan)
         if !select.isAggregate, !select.distinct, select.orderBy.isEmpty || plan.orderIsGiven {
             try stream(select, plan, emit)
@@ -87,13 +115,15 @@ final class SQLExecutor {
         if select.limit == 0 { return }
         var skipped = 0
         var emitted = 0
+        // One row buffer for the whole stream (a caller that keeps a row gets its own copy).
+        var values: [SQLValue] = []
+        values.reserveCapacity(select.columns.count)
         try forEachJoinedRow(select, plan) { () throws(QueryError) -> Bool in
             if skipped < select.offset {
                 skipped += 1
                 return true
             }
-            var values: [SQLValue] = []
-            values.reserveCapacity(select.columns.count)
+            values.removeAll(keepingCapacity: true)
             for column in select.columns { values.append(try evaluate(column)) }
             emitted += 1
             guard try emit(values) else { return false }
@@ -127,29 +157,30 @@ final class SQLExecutor {
     /// Reads the first soup's rows off its indexes when the statement visits enough of them
     /// (and every field it reads is indexed); otherwise rows come from documents.
     private func chooseLoader(_ select: BoundSelect, _ plan: SQLJoinPlan) throws(QueryError) {
-        guard let table = select.tables.first, loaders[table.slot] == nil, SQLColumnVectors.indexes(of: table) != nil
-        else { return }
-        let rows: Int
-        switch plan.levels[0].access {
-        case .scan: rows = table.soup.entryIDs.count
-        case .indexRange(_, let index, let bounds) where plan.levels[0].access.isConstant:
-            rows = try positions(in: index, bounds)?.count ?? 0
-        default: return
-        }
+        guard let table = select.tables.first, loaders[table.slot] == nil else { return }
         // Streaming with a LIMIT may stop long before visiting them all.
         if plan.orderIsGiven || (!select.isAggregate && !select.distinct && select.orderBy.isEmpty), select.limit != nil { return }
-        if SQLColumnVectors.pays(for: table, rows: rows) {
+        let soup = soup(table)
+        guard SQLColumnVectors.indexes(of: table, in: soup) != nil else { return }
+        let rows: Int
+        switch plan.levels[0].access {
+        case .scan: rows = soup.entryIDs.count
+        case .indexRange(let field, let bounds) where plan.levels[0].access.isConstant:
+            rows = try positions(in: try accessIndex(table, field), bounds)?.count ?? 0
+        default: return
+        }
+        if SQLColumnVectors.pays(for: table, in: soup, rows: rows) {
             // Walking an index of a field the soup reads supplies that field's values.
             var walked: Int?
-            if case .indexRange(let field, _, _) = plan.levels[0].access { walked = table.fields.firstIndex(of: field) }
-            loaders[table.slot] = SQLTableLoader(table: table, fromIndexes: true, suppliedField: walked)
+            if case .indexRange(let field, _) = plan.levels[0].access { walked = table.fields.firstIndex(of: field) }
+            loaders[table.slot] = SQLTableLoader(table: table, soup: soup, fromIndexes: true, suppliedField: walked)
         }
     }
 
     /// The loader of a table's rows.
     func loader(_ table: BoundTable) -> SQLTableLoader {
         if let loader = loaders[table.slot] { return loader }
-        let loader = SQLTableLoader(table: table)
+        let loader = SQLTableLoader(table: table, soup: soup(table))
         loaders[table.slot] = loader
         return loader
     }
@@ -168,10 +199,11 @@ final class SQLExecutor {
         frame.values[table.slot] = []
     }
 
-    /// The ids a match expression selects in a soup (cached by text).
-    func matchingIDs(_ text: String, soup: any SQLSoup, slot: Int, path: String?) throws(QueryError) -> Set<Int64> {
+    /// The ids a match expression selects in the soup of `slot` (cached by text).
+    func matchingIDs(_ text: String, slot: Int, path: String?) throws(QueryError) -> Set<Int64> {
         let key = MatchCacheKey(slot: slot, path: path, text: text)
         if let ids = matchCache[key] { return ids }
+        let soup = soups[slot]
         let expression = try soup.matchExpression(text, restrictedTo: path)
         let ids = Set(expression.matchingIDs(in: try soup.requiredFullTextIndex()))
         matchCache[key] = ids
@@ -186,7 +218,7 @@ final class SQLExecutor {
         let loader = loader(table)
         var failure: QueryError?
         var values: [SQLValue] = []
-        table.soup.entryIDs.forEach { entry in
+        soup(table).entryIDs.forEach { entry in
             do throws(QueryError) {
                 guard try loader.load(entry.id, into: &values) else { return true }
                 if values[field] != .null { hashed[values[field], default: []].append(entry.id) }
@@ -204,7 +236,7 @@ final class SQLExecutor {
     /// The values of a subquery's only column, prepared for `IN` (an uncorrelated one is run
     /// once).
     func subqueryList(_ subquery: BoundSubquery, leftAffinity: SQLAffinity) throws(QueryError) -> SQLInList {
-        if !subquery.isCorrelated, let list = subquery.cachedList { return list }
+        if !subquery.isCorrelated, let list = subqueryLists[ObjectIdentifier(subquery)] { return list }
         var values: [SQLValue] = []
         try run(subquery.select) { row throws(QueryError) -> Bool in
             values.append(row[0])
@@ -212,7 +244,7 @@ final class SQLExecutor {
         }
         let affinity = SQLAffinity.inSubquery(left: leftAffinity, column: subquery.select.columns[0].affinity)
         let list = SQLInList(values, affinity: affinity)
-        if !subquery.isCorrelated { subquery.cachedList = list }
+        if !subquery.isCorrelated { subqueryLists[ObjectIdentifier(subquery)] = list }
         return list
     }
 }

@@ -45,6 +45,8 @@ extension SQLExecutor {
         switch expression {
         case .constant(let value):
             return value
+        case .parameter(let index):
+            return arguments[index]
         case .column(let slot, let field, _):
             // A null row (LEFT JOIN without a partner) has no values: every field is null.
             let row = frame.values[slot]
@@ -81,14 +83,14 @@ extension SQLExecutor {
             let escapeValue = try escape.map { try evaluateOrFail($0) }
             let result = try SQLLike.evaluate(try evaluateOrFail(operand), pattern: try evaluateOrFail(pattern), escape: escapeValue)
             return (negated ? !result : result).value
-        case .match(let slot, let soup, let path, let operand):
+        case .match(let slot, let path, let operand):
             guard let id = frame.ids[slot] else { return .null }
             let value = try evaluateOrFail(operand)
             guard case .text(let text) = value else {
                 if value == .null { return .null }
                 throw QueryError.invalid("MATCH needs a text expression, not \(value).")
             }
-            return .integer(try matchingIDs(text, soup: soup, slot: slot, path: path).contains(id) ? 1 : 0)
+            return .integer(try matchingIDs(text, slot: slot, path: path).contains(id) ? 1 : 0)
         case .caseWhen(let base, let branches, let otherwise):
             if let base {
                 let baseValue = try evaluateOrFail(base)
@@ -153,7 +155,7 @@ extension SQLExecutor {
     }
 
     /// The value of a bound expression that reads no row (LIMIT, OFFSET).
-    static func constantValue(of expression: BoundExpression) throws(QueryError) -> SQLValue {
-        try SQLExecutor(frame: RowFrame(slots: 0, aggregates: 0)).evaluate(expression)
+    static func constantValue(of expression: BoundExpression, arguments: [SQLValue]) throws(QueryError) -> SQLValue {
+        try SQLExecutor(frame: RowFrame(slots: 0, aggregates: 0), soups: [], arguments: arguments).evaluate(expression)
     }
 }

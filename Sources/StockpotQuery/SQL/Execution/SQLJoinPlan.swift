@@ -33,6 +33,9 @@ struct SQLJoinPlan {
     /// rows are contiguous.
     var groupsAreContiguous = false
 
+    /// No plan (a select not planned yet).
+    init() {}
+
     init(_ select: BoundSelect) {
         let slots = select.tables.map(\.slot)
         func level(of condition: BoundExpression) -> Int {
@@ -108,12 +111,12 @@ struct SQLJoinPlan {
         guard case .column(let slot, let fieldIndex, _) = expression, slot == table.slot else { return false }
         let field = table.fields[fieldIndex]
         let planner = SQLAccessPlanner(table: table, laterSlots: Set(select.tables.map(\.slot)))
-        guard let index = planner.orderedIndex(of: field) else { return false }
+        guard planner.hasOrderedIndex(field) else { return false }
         switch levels[0].access {
         case .scan:
-            levels[0].access = .indexRange(field: field, index: index, bounds: [])
+            levels[0].access = .indexRange(field: field, bounds: [])
             return true
-        case .indexRange(let rangeField, _, _) where rangeField == field:
+        case .indexRange(let rangeField, _) where rangeField == field:
             return true
         default:
             return false

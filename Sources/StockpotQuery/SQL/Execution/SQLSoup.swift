@@ -20,6 +20,21 @@ package struct SQLEntryRecord {
 package protocol SQLSoup: QueryableSoup {
     /// The stored entry `id`, or nil when there is none.
     func entryRecord(_ id: Int64) throws(QueryError) -> SQLEntryRecord?
+    /// Whether the soup's index specs are exactly these (paths compared by bytes), in order.
+    /// Checked before each run of a prepared statement.
+    func hasIndexSpecs(paths: [String], types: [IndexType]) -> Bool
+}
+
+extension SQLSoup {
+    /// Compares ``QueryableSoup/indexedFields``.
+    package func hasIndexSpecs(paths: [String], types: [IndexType]) -> Bool {
+        let fields = indexedFields
+        guard fields.count == paths.count else { return false }
+        for (i, field) in fields.enumerated() where field.type != types[i] || !field.path.utf8Equals(paths[i]) {
+            return false
+        }
+        return true
+    }
 }
 
 /// The soups of one consistent store state.

@@ -8,15 +8,10 @@ import StockpotJSON
 /// first use).
 final class SQLTableLoader {
     let table: BoundTable
-    /// Extracts every path field (specs, json paths, `_soupLastModifiedDate`) in one pass.
-    private let extractor: JSONFieldExtractor
-    /// For each field, where its value comes from.
-    private let sources: [Source]
-    /// Whether any field needs the stored record (not only the id).
-    private let needsRecord: Bool
-    /// Per field: whether any other field needs the stored record.
-    private let needsRecordBesides: [Bool]
-    /// The fields read off ordered indexes instead of documents, when chosen.
+    /// The soup the rows come from, this run.
+    let soup: any SQLSoup
+    /// Where each field comes from (worked out when the statement was bound).
+    private let reading: SQLRowReading
     /// When every field is indexed: the indexes, to read values off instead of documents.
     private let fieldIndexes: [OrderedIndex?]?
     /// Read values off the indexes (the columns built on the first load).
@@ -26,50 +21,21 @@ final class SQLTableLoader {
     private var vectors: SQLColumnVectors?
     /// Documents read, reported to the column cache when the statement ends.
     private var documentsRead = 0
+    /// The extractor's values for the last document (storage reused).
+    private var extracted: [IndexValue] = []
 
-    private enum Source {
-        case entryID
-        case created
-        case document
-        case extracted(Int)
-    }
-
-    /// A loader of `table`'s rows; with `fromIndexes` (every field indexed), the values come
-    /// from the ordered indexes instead of the documents.
-    init(table: BoundTable, fromIndexes: Bool = false, suppliedField: Int? = nil) {
+    /// A loader of `table`'s rows from `soup`; with `fromIndexes` (every field indexed), the
+    /// values come from the ordered indexes instead of the documents.
+    init(table: BoundTable, soup: any SQLSoup, fromIndexes: Bool = false, suppliedField: Int? = nil) {
         self.table = table
-        let indexes = SQLColumnVectors.indexes(of: table)
+        self.soup = soup
+        reading = table.reading
+        let indexes = SQLColumnVectors.indexes(of: table, in: soup)
         fieldIndexes = indexes
         // Columns other statements already read off these index versions cost nothing.
-        self.fromIndexes = indexes != nil && (fromIndexes || SQLColumnVectors.areCached(indexes!))
+        if let indexes, !fromIndexes { vectors = SQLColumnVectors.cached(indexes, skipping: suppliedField) }
+        self.fromIndexes = indexes != nil && (fromIndexes || vectors != nil)
         self.suppliedField = suppliedField
-        var indexFields: [IndexField] = []
-        var sources: [Source] = []
-        for field in table.fields {
-            switch field {
-            case .entryID:
-                sources.append(.entryID)
-            case .created:
-                sources.append(.created)
-            case .document:
-                sources.append(.document)
-            case .lastModified:
-                indexFields.append(IndexField(path: JSONPath("_soupLastModifiedDate"), type: .json1))
-                sources.append(.extracted(indexFields.count - 1))
-            case .json(let path):
-                indexFields.append(IndexField(path: JSONPath(path), type: .json1))
-                sources.append(.extracted(indexFields.count - 1))
-            case .spec(let position):
-                let spec = table.soup.indexedFields[position]
-                indexFields.append(IndexField(path: JSONPath(spec.path), type: spec.type))
-                sources.append(.extracted(indexFields.count - 1))
-            }
-        }
-        extractor = JSONFieldExtractor(fields: indexFields)
-        self.sources = sources
-        let needs = sources.map { source -> Bool in if case .entryID = source { return false } else { return true } }
-        needsRecord = needs.contains(true)
-        needsRecordBesides = needs.indices.map { field in needs.indices.contains { $0 != field && needs[$0] } }
     }
 
     /// Replaces `values` with entry `id`'s field values, in the table's field order; false
@@ -78,8 +44,8 @@ final class SQLTableLoader {
     /// needs the document, none is read.
     func load(_ id: Int64, known: (field: Int, value: IndexValue)? = nil, into values: inout [SQLValue]) throws(QueryError) -> Bool {
         values.removeAll(keepingCapacity: true)
-        if let known, !needsRecordBesides[known.field] {
-            for (field, source) in sources.enumerated() {
+        if let known, !reading.needsRecordBesides[known.field] {
+            for (field, source) in reading.sources.enumerated() {
                 if field == known.field {
                     values.append(SQLValue(known.value))
                 } else if case .entryID = source {
@@ -88,20 +54,20 @@ final class SQLTableLoader {
             }
             return true
         }
-        guard needsRecord else {
-            for _ in sources { values.append(.integer(id)) }
+        guard reading.needsRecord else {
+            for _ in reading.sources { values.append(.integer(id)) }
             return true
         }
         // Without the supplied field's value (a group's last row loaded again), read the document.
         if fromIndexes, known != nil || suppliedField == nil, let fieldIndexes {
             if vectors == nil { vectors = SQLColumnVectors(fieldIndexes, skipping: suppliedField) }
-            vectors.unsafelyUnwrapped.append(id, to: &values)
+            vectors.unsafelyUnwrapped.append(id, to: &values, known: known?.field)
             if let known { values[known.field] = SQLValue(known.value) }
             return true
         }
-        guard let record = try table.soup.entryRecord(id) else { return false }
+        guard let record = try soup.entryRecord(id) else { return false }
         documentsRead += 1
-        var extracted: [IndexValue] = []
+        let extractor = reading.extractor
         if !extractor.fields.isEmpty {
             var failure: JSONError?
             record.document.withUnsafeBytes { bytes in
@@ -112,10 +78,10 @@ final class SQLTableLoader {
                 }
             }
             if let failure {
-                throw QueryError(.corruption, "Entry \(id) of soup \"\(table.soup.name)\" is not readable JSON: \(failure).")
+                throw QueryError(.corruption, "Entry \(id) of soup \"\(soup.name)\" is not readable JSON: \(failure).")
             }
         }
-        for source in sources {
+        for source in reading.sources {
             switch source {
             case .entryID: values.append(.integer(id))
             case .created: values.append(.integer(record.created))
