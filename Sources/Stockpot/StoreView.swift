@@ -39,12 +39,12 @@ public struct StoreView: Sendable {
 
     /// Like ``retrieve(_:from:)``, returning compact UTF-8 JSON documents.
     public func retrieve(json ids: [Int64], from soupName: String) throws(StockpotError) -> [[UInt8]] {
-        let soup = try state.existingSoup(named: soupName)
+        let soup = try state.existingSoupID(named: soupName)
         var documents: [[UInt8]] = []
         documents.reserveCapacity(ids.count)
         // The engine's key directory alone says whether an entry exists: no index lookup.
         for id in ids {
-            if let record = try state.storedEntry(soup: soup.id, id: id) { documents.append(record.document) }
+            if let record = try state.storedEntry(soup: soup, id: id) { documents.append(record.document) }
         }
         return documents
     }

@@ -35,6 +35,16 @@ struct StoreState: Sendable {
         return soup
     }
 
+    /// The id of the soup named `name`, without copying its state (reads by id need no more).
+    ///
+    /// - Throws: `soup_not_found`.
+    func existingSoupID(named name: String) throws(StockpotError) -> UInt32 {
+        guard let id = soupIDs[SoupName(name)] else {
+            throw StockpotError(.soupNotFound, "There is no soup named \"\(name)\".")
+        }
+        return id
+    }
+
     /// Every soup name, sorted by UTF-8 bytes.
     var soupNames: [String] {
         soupIDs.keys.map(\.text).sorted { $0.utf8Compare($1) < 0 }

@@ -65,23 +65,30 @@ extension OrderedIndex {
     ) -> OrderedIndexNode? {
         let total = sorted.count
         guard total > 0 else { return nil }
-        // Each node with the position of its first entry, whose key separates it from the
-        // node before it.
-        var level: [(node: OrderedIndexNode, first: Int)] = []
         let leafCount = (total + leafCapacity - 1) / leafCapacity
-        level.reserveCapacity(leafCount)
+        var leaves: [OrderedIndexNode] = []
+        leaves.reserveCapacity(leafCount)
         var start = 0
         for i in 0..<leafCount {
             let end = total * (i + 1) / leafCount
             let leaf = OrderedIndexNode(isLeaf: true, slots: leafCapacity)
             leaf.appendEntries(from: sorted, start..<end)
             leaf.block.subtreeCount = end - start
-            level.append((leaf, start))
+            leaves.append(leaf)
             start = end
         }
+        return buildBranches(over: leaves, branchCapacity: branchCapacity)
+    }
+
+    /// Evenly filled branches over `leaves` (non-empty, in order, their entries strictly
+    /// ascending across them); returns the root (the leaf itself when there is one).
+    static func buildBranches(over leaves: [OrderedIndexNode], branchCapacity: Int) -> OrderedIndexNode? {
+        // Each node with its first leaf, whose first key separates it from the node before it.
+        var level = leaves.map { (node: $0, firstLeaf: $0.block) }
+        guard !level.isEmpty else { return nil }
         while level.count > 1 {
             let groups = (level.count + branchCapacity - 1) / branchCapacity
-            var next: [(node: OrderedIndexNode, first: Int)] = []
+            var next: [(node: OrderedIndexNode, firstLeaf: OrderedIndexBlock)] = []
             next.reserveCapacity(groups)
             var groupStart = 0
             for g in 0..<groups {
@@ -89,12 +96,12 @@ extension OrderedIndex {
                 let branch = OrderedIndexNode(isLeaf: false, slots: branchCapacity)
                 var entries = 0
                 for j in groupStart..<groupEnd {
-                    if j > groupStart { branch.appendEntries(from: sorted, level[j].first..<level[j].first + 1) }
+                    if j > groupStart { branch.appendEntries(from: level[j].firstLeaf, 0..<1) }
                     branch.insertChild(level[j].node, at: j - groupStart)
                     entries += level[j].node.count
                 }
                 branch.block.subtreeCount = entries
-                next.append((branch, level[groupStart].first))
+                next.append((branch, level[groupStart].firstLeaf))
                 groupStart = groupEnd
             }
             level = next

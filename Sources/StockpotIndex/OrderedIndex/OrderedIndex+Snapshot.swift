@@ -88,48 +88,89 @@ extension OrderedIndex {
                 .countMismatch, "\(declared) entries cannot fit in \(reader.remaining) bytes", offset: countOffset)
         }
         let entryCount = Int(declared)
-        // One big leaf stages the entries, in order; its arena holds all the text.
-        let staging = OrderedIndexNode(isLeaf: true, slots: entryCount)
-        let sorted = staging.block
+        // Entries go straight into their final leaves (full, evenly cut, as a bulk build makes
+        // them), each leaf's text into one exactly sized store; texts and the order check read
+        // the snapshot bytes in place.
+        let leafCount = (entryCount + leafCapacity - 1) / leafCapacity
+        var leaves: [OrderedIndexNode] = []
+        leaves.reserveCapacity(leafCount)
+        // One leaf's text and spans are staged here, then copied into its exactly sized store.
+        var arena = OrderedIndexTextStaging()
+        defer { arena.deallocate() }
+        let spans = UnsafeMutablePointer<UInt64>.allocate(capacity: leafCapacity)
+        spans.initialize(repeating: 0, count: leafCapacity)
+        defer { spans.deallocate() }
+        var previous = OrderedIndexProbe(kind: 0, payload: 0, id: 0, text: UnsafeRawBufferPointer(start: nil, count: 0))
         var previousID: Int64 = 0
-        for i in 0..<entryCount {
-            let entryOffset = reader.offset
-            let kind = try reader.readByte("an entry tag")
-            var payload: UInt64 = 0
-            var text = UnsafeRawBufferPointer(start: nil, count: 0)
-            switch kind {
-            case OrderedIndexTag.null:
-                break
-            case OrderedIndexTag.integer:
-                payload = UInt64(bitPattern: try reader.readSignedVarint("an integer value"))
-            case OrderedIndexTag.double:
-                payload = try reader.readUInt64LittleEndian("a double value")
-            case OrderedIndexTag.text:
-                let length = try reader.readUnsignedVarint("a text length")
-                guard length <= UInt64(reader.remaining) else {
-                    throw IndexSnapshotError(.truncated, "text of \(length) bytes runs past the end", offset: reader.offset)
+        var leafStart = 0
+        for leafNumber in 0..<leafCount {
+            let leafEnd = entryCount * (leafNumber + 1) / leafCount
+            let leaf = OrderedIndexNode(isLeaf: true, slots: leafCapacity)
+            let block = leaf.block
+            arena.count = 0
+            var hasText = false
+            for i in leafStart..<leafEnd {
+                let entryOffset = reader.offset
+                let kind = try reader.readByte("an entry tag")
+                var payload: UInt64 = 0
+                var text = UnsafeRawBufferPointer(start: nil, count: 0)
+                switch kind {
+                case OrderedIndexTag.null:
+                    break
+                case OrderedIndexTag.integer:
+                    payload = UInt64(bitPattern: try reader.readSignedVarint("an integer value"))
+                case OrderedIndexTag.double:
+                    payload = try reader.readUInt64LittleEndian("a double value")
+                case OrderedIndexTag.text:
+                    let length = try reader.readUnsignedVarint("a text length")
+                    guard length <= UInt64(reader.remaining) else {
+                        throw IndexSnapshotError(.truncated, "text of \(length) bytes runs past the end", offset: reader.offset)
+                    }
+                    guard arena.count + Int(length) <= Int(Int32.max) else {
+                        throw IndexSnapshotError(.countMismatch, "text over 2 GiB in one node", offset: reader.offset)
+                    }
+                    text = try reader.readUTF8(count: Int(length), "a text value")
+                    payload = OrderedIndexOrder.textPrefix(text)
+                    spans[i - leafStart] = UInt64(arena.count) << 32 | UInt64(text.count)
+                    arena.append(text)
+                    hasText = true
+                default:
+                    throw IndexSnapshotError(.invalidTag, "unknown value tag \(kind)", offset: entryOffset)
                 }
-                guard sorted.arenaUsed + Int(length) <= Int(Int32.max) else {
-                    throw IndexSnapshotError(.countMismatch, "text over 2 GiB in all", offset: reader.offset)
+                let id = previousID &+ (try reader.readSignedVarint("an id"))
+                previousID = id
+                let current = OrderedIndexProbe(kind: kind, payload: payload, id: id, text: text)
+                // Nulls and integers of one kind compare as integers (nulls' payloads are 0).
+                let inOrder: Bool
+                if kind == previous.kind && (kind == OrderedIndexTag.integer || kind == OrderedIndexTag.null) {
+                    let (before, after) = (Int64(bitPattern: previous.payload), Int64(bitPattern: payload))
+                    inOrder = before < after || (before == after && previous.id < id)
+                } else {
+                    inOrder = OrderedIndexOrder.ascending(previous, current)
                 }
-                text = try reader.readUTF8(count: Int(length), "a text value")
-                payload = OrderedIndexOrder.textPrefix(text)
-            default:
-                throw IndexSnapshotError(.invalidTag, "unknown value tag \(kind)", offset: entryOffset)
+                if i > 0 && !inOrder {
+                    throw IndexSnapshotError(
+                        .outOfOrder, "entry \(i) is not after entry \(i - 1)", offset: entryOffset)
+                }
+                previous = current
+                let slot = i - leafStart
+                block.kinds[slot] = kind
+                block.payloads[slot] = payload
+                block.ids[slot] = id
             }
-            let id = previousID &+ (try reader.readSignedVarint("an id"))
-            previousID = id
-            staging.appendEntry(kind: kind, payload: payload, id: id, text: text)
-            if i > 0 && sorted.compare(at: i - 1, with: sorted, at: i) >= 0 {
-                throw IndexSnapshotError(
-                    .outOfOrder, "entry \(i) is not after entry \(i - 1)", offset: entryOffset)
+            block.count = leafEnd - leafStart
+            block.subtreeCount = leafEnd - leafStart
+            if hasText {
+                leaf.installTextStore(spans: spans, arena: arena.bytes)
             }
+            leaves.append(leaf)
+            leafStart = leafEnd
         }
         guard reader.remaining == 0 else {
             throw IndexSnapshotError(
                 .countMismatch, "\(reader.remaining) bytes after the last entry", offset: reader.offset)
         }
-        root = Self.buildTree(from: sorted, leafCapacity: leafCapacity, branchCapacity: branchCapacity)
+        root = Self.buildBranches(over: leaves, branchCapacity: branchCapacity)
         count = entryCount
     }
 
@@ -155,5 +196,32 @@ extension OrderedIndex {
 
     static func appendSignedVarint(_ value: Int64, to bytes: inout [UInt8]) {
         appendUnsignedVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)), to: &bytes)
+    }
+}
+
+/// A growable byte buffer for one leaf's text while a snapshot is read (no array
+/// bookkeeping per append); the owner deallocates it.
+struct OrderedIndexTextStaging {
+    private var base = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
+    private var capacity = 4096
+    var count = 0
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    mutating func append(_ text: UnsafeRawBufferPointer) {
+        guard let source = text.baseAddress, !text.isEmpty else { return }
+        if count + text.count > capacity {
+            let grown = max(count + text.count, 2 * capacity)
+            let fresh = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            fresh.copyMemory(from: base, byteCount: count)
+            base.deallocate()
+            (base, capacity) = (fresh, grown)
+        }
+        (base + count).copyMemory(from: source, byteCount: text.count)
+        count += text.count
+    }
+
+    func deallocate() {
+        base.deallocate()
     }
 }

@@ -156,6 +156,13 @@ enum OrderedIndexOrder {
         return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
     }
 
+    /// Whether `a` sorts strictly before `b` (value, then id): the snapshot reader's order check.
+    @inline(__always)
+    static func ascending(_ a: OrderedIndexProbe, _ b: OrderedIndexProbe) -> Bool {
+        let order = compareUnlessBothText(a.kind, a.payload, b.kind, b.payload) ?? compareBytes(a.text, b.text)
+        return order < 0 || (order == 0 && a.id < b.id)
+    }
+
     /// Compares two probes, value then id.
     static func compare(_ a: OrderedIndexProbe, _ b: OrderedIndexProbe) -> Int {
         let order = compareUnlessBothText(a.kind, a.payload, b.kind, b.payload) ?? compareBytes(a.text, b.text)

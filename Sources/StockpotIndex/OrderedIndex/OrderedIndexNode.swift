@@ -47,11 +47,32 @@ final class OrderedIndexNode: @unchecked Sendable {
         block.count = 0
         block.childCount = 0
         block.appendHint = source.appendHint
-        appendEntries(from: source, 0..<source.count)
+        if source.textStore != nil && source.deadBytes == 0 {
+            copyEntriesAndTextStore(from: source)
+        } else {
+            appendEntries(from: source, 0..<source.count)
+        }
         if !source.isLeaf {
             appendChildren(from: source, 0..<source.childCount)
         }
         block.subtreeCount = source.subtreeCount
+    }
+
+    /// Copies all of `source`'s entries and its text store (which has no dead bytes) in one
+    /// piece each, with a little room for the texts of the inserts that usually follow a copy.
+    private func copyEntriesAndTextStore(from source: OrderedIndexBlock) {
+        let (count, slots) = (source.count, source.slotCapacity)
+        block.ids.update(from: source.ids, count: count)
+        block.kinds.update(from: source.kinds, count: count)
+        block.payloads.update(from: source.payloads, count: count)
+        let used = source.arenaUsed
+        let capacity = min(Int(Int32.max), used + max(32, used / 16))
+        let store = Self.allocate(8 * slots + capacity)
+        Self.bindTextStore(store, slots: slots, arenaCapacity: capacity)
+        store.copyMemory(from: source.textStore!, byteCount: 8 * slots + used)
+        block.textStore = store
+        (block.arenaUsed, block.arenaCapacity, block.deadBytes) = (used, capacity, 0)
+        block.count = count
     }
 
     deinit {
@@ -98,6 +119,21 @@ final class OrderedIndexNode: @unchecked Sendable {
         }
         block.arenaUsed = needed
         return UInt64(used) << 32 | UInt64(text.count)
+    }
+
+    /// Gives a node without a text store one that holds exactly `arena`, with the spans of its
+    /// `slotCapacity` slots (offsets into `arena`; meaningful for text entries only).
+    func installTextStore(spans: UnsafePointer<UInt64>, arena: UnsafeRawBufferPointer) {
+        precondition(block.textStore == nil, "OrderedIndex: the node already has a text store")
+        let slots = block.slotCapacity
+        let store = Self.allocate(8 * slots + arena.count)
+        Self.bindTextStore(store, slots: slots, arenaCapacity: arena.count)
+        store.assumingMemoryBound(to: UInt64.self).update(from: spans, count: slots)
+        if let source = arena.baseAddress, !arena.isEmpty {
+            (store + 8 * slots).copyMemory(from: source, byteCount: arena.count)
+        }
+        block.textStore = store
+        (block.arenaUsed, block.arenaCapacity, block.deadBytes) = (arena.count, arena.count, 0)
     }
 
     /// Notes that `byteCount` arena bytes lost their entry; compacts the arena when over half

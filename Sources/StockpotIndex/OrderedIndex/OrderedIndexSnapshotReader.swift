@@ -16,14 +16,28 @@ struct OrderedIndexSnapshotReader {
         IndexSnapshotError(.truncated, "the bytes end inside \(what)", offset: offset)
     }
 
-    mutating func readByte(_ what: String) throws(IndexSnapshotError) -> UInt8 {
-        guard offset < bytes.count else { throw truncated(what) }
+    @inline(__always)
+    mutating func readByte(_ what: @autoclosure () -> String) throws(IndexSnapshotError) -> UInt8 {
+        guard offset < bytes.count else { throw truncated(what()) }
         defer { offset += 1 }
-        return bytes[offset]
+        return bytes.load(fromByteOffset: offset, as: UInt8.self)
     }
 
     /// An unsigned LEB128 varint: 7 bits a byte, low bits first, at most 10 bytes.
-    mutating func readUnsignedVarint(_ what: String) throws(IndexSnapshotError) -> UInt64 {
+    @inline(__always)
+    mutating func readUnsignedVarint(_ what: @autoclosure () -> String) throws(IndexSnapshotError) -> UInt64 {
+        // Most varints here (id deltas, short lengths) are one byte.
+        if offset < bytes.count {
+            let byte = bytes.load(fromByteOffset: offset, as: UInt8.self)
+            if byte < 0x80 {
+                offset += 1
+                return UInt64(byte)
+            }
+        }
+        return try readLongVarint(what())
+    }
+
+    private mutating func readLongVarint(_ what: String) throws(IndexSnapshotError) -> UInt64 {
         let start = offset
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -39,8 +53,9 @@ struct OrderedIndexSnapshotReader {
     }
 
     /// A zigzag-encoded signed varint (0, -1, 1, -2 ... as 0, 1, 2, 3 ...).
-    mutating func readSignedVarint(_ what: String) throws(IndexSnapshotError) -> Int64 {
-        let raw = try readUnsignedVarint(what)
+    @inline(__always)
+    mutating func readSignedVarint(_ what: @autoclosure () -> String) throws(IndexSnapshotError) -> Int64 {
+        let raw = try readUnsignedVarint(what())
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
@@ -55,11 +70,27 @@ struct OrderedIndexSnapshotReader {
     mutating func readUTF8(count: Int, _ what: String) throws(IndexSnapshotError) -> UnsafeRawBufferPointer {
         guard count <= remaining else { throw truncated(what) }
         let text = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
-        if let bad = Self.firstInvalidUTF8(text) {
+        if !Self.isASCII(text), let bad = Self.firstInvalidUTF8(text) {
             throw IndexSnapshotError(.invalidText, "\(what) is not UTF-8", offset: offset + bad)
         }
         offset += count
         return text
+    }
+
+    /// Whether every byte is below 0x80 (ASCII is well-formed UTF-8): eight bytes a step.
+    @inline(__always)
+    static func isASCII(_ text: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        var high: UInt64 = 0
+        while i + 8 <= text.count {
+            high |= text.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < text.count {
+            high |= UInt64(text.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// The offset of the first byte that starts no well-formed UTF-8 sequence (Unicode table

@@ -68,6 +68,7 @@ import StockpotJSON
         ([0x01, 0x01, 0x03, 0x03, 0xED, 0xA0, 0x80, 0x02], .invalidText),  // surrogate
         ([0x01, 0x01, 0x03, 0x04, 0xF4, 0x90, 0x80, 0x80, 0x02], .invalidText),  // past U+10FFFF
         ([0x01, 0x01, 0x03, 0x01, 0xE6, 0x02], .invalidText),  // cut sequence
+        ([0x01, 0x01, 0x03, 0x0A, 0x61, 0x61, 0x61, 0x61, 0x61, 0x61, 0x61, 0x61, 0x61, 0xFF, 0x02], .invalidText),  // past 8 ASCII bytes
         ([0x01, 0x01, 0x03, 0x09, 0x61, 0x02], .truncated),
         ([0x01, 0x02, 0x01, 0x04, 0x02, 0x01, 0x02, 0x02], .outOfOrder),  // 2 then 1
         ([0x01, 0x02, 0x01, 0x02, 0x02, 0x02, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0x00], .outOfOrder),  // (1, 1) then (1.0, 1)
@@ -81,6 +82,18 @@ import StockpotJSON
     ])
     func malformedBytesThrowTheirCode(bytes: [UInt8], code: IndexSnapshotError.Code) {
         #expect(Self.code(bytes) == code, "bytes \(bytes)")
+    }
+
+    @Test func entriesOutOfOrderAcrossLeavesThrow() throws {
+        // 200 entries make four leaves of 50; the order check spans the leaves' edges.
+        let index = OrderedIndex(entries: (1...200).map { IndexEntry(value: .text("k\($0 + 1000)"), id: Int64($0)) })
+        var bytes = index.serialized()
+        #expect(try Self.read(bytes).count == 200)
+        // Entry 50, the second leaf's first, is "k1051"; "k1041" sorts before entry 49 ("k1050").
+        let target = Array("k1051".utf8)
+        let at = try #require((0...bytes.count - target.count).first { Array(bytes[$0..<$0 + target.count]) == target })
+        bytes[at + 3] = UInt8(ascii: "4")
+        #expect(Self.code(bytes) == .outOfOrder)
     }
 
     static func sample(_ seed: UInt64, count: Int) -> [UInt8] {
