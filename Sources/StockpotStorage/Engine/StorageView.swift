@@ -59,28 +59,29 @@ extension StorageVersion {
                 file: FileNames.name(.segment, UInt64(location.segment)))
         }
         let offset = Int(location.offset)
-        let blob: BlobReference? = try segment.withRecord(at: offset, length: Int(location.length)) {
-            (header, _, stored) throws(StorageError) -> BlobReference? in
+        // One pass over the record: verified once, decompressed from the verified bytes.
+        var blob: BlobReference?
+        let value: [UInt8]? = try segment.withRecord(at: offset, length: Int(location.length)) {
+            (header, _, stored) throws(StorageError) -> [UInt8]? in
             switch header.tag {
             case .put:
-                return nil
+                guard header.flags.contains(.compressed) else { return Array(stored) }
+                return try decompress(stored, header: header, file: segment.path, offset: offset)
             case .putBlob:
                 guard let reference = BlobReference(decoding: stored) else {
                     throw .corruption("A blob reference does not decode.", file: segment.path, offset: offset)
                 }
-                return reference
+                blob = reference
+                return nil
             case .delete:
                 throw .corruption("The key directory points at a delete record.", file: segment.path, offset: offset)
             }
         }
-        if let blob {
-            return try BlobStore(directory: directory, fileSystem: fileSystem).read(blob)
+        if let value { return value }
+        guard let blob else {
+            throw .corruption("A put-blob record has no blob reference.", file: segment.path, offset: offset)
         }
-        return try segment.withRecord(at: offset, length: Int(location.length)) {
-            (header, _, stored) throws(StorageError) -> [UInt8] in
-            guard header.flags.contains(.compressed) else { return Array(stored) }
-            return try decompress(stored, header: header, file: segment.path, offset: offset)
-        }
+        return try BlobStore(directory: directory, fileSystem: fileSystem).read(blob)
     }
 
     private func decompress(
