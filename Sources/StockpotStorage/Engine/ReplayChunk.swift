@@ -59,7 +59,8 @@ struct ReplayChunk {
     /// The value at each location, in order, read on every core when there are enough.
     private static func values(at locations: [KeyLocation], in version: StorageVersion) -> [Result<[UInt8], StorageError>] {
         guard locations.count >= parallelThreshold, Cores.count > 1 else {
-            return locations.map { location in Result { () throws(StorageError) in try version.value(at: location) } }
+            var reader = ValueReader(version: version)
+            return locations.map { location in Result { () throws(StorageError) in try reader.value(at: location) } }
         }
         let parts = min(Cores.count, locations.count / (parallelThreshold / 2))
         return [Result<[UInt8], StorageError>](unsafeUninitializedCapacity: locations.count) { buffer, count in
@@ -67,10 +68,12 @@ struct ReplayChunk {
             nonisolated(unsafe) let slots = buffer
             DispatchQueue.concurrentPerform(iterations: parts) { part in
                 let range = (locations.count * part / parts)..<(locations.count * (part + 1) / parts)
+                // Each part reads with its own reader: no lock or shared reference count per value.
+                var reader = ValueReader(version: version)
                 for index in range {
                     let location = locations[index]
                     slots.initializeElement(
-                        at: index, to: Result { () throws(StorageError) in try version.value(at: location) })
+                        at: index, to: Result { () throws(StorageError) in try reader.value(at: location) })
                 }
             }
             count = locations.count
