@@ -1,17 +1,17 @@
-// A reusable LZ4 compression stream: each block is compressed on its own against an optional
-// prepared dictionary (docs/format/segment.md, "Compression"), without setting up a 16 KiB
-// stream per block. Writers keep a few in a pool.
+// An LZ4 compression stream reused for many independent blocks (docs/format/segment.md,
+// "Compression"): a block against a prepared dictionary starts from a copy of its loaded
+// stream; a block without one from a fast reset of this stream. Writers keep a few in a pool.
 
 import CLZ4
 import Synchronization
 
-/// One LZ4 stream reused for many independent blocks.
+/// One LZ4 stream reused for many independent blocks, writing each block straight into the
+/// array returned (no zero-filled scratch buffer).
 ///
-/// The dictionary is attached to the stream rather than copied into it (lz4's
-/// attach-dictionary mode), so a block costs its own compression only; when the loaded liblz4
-/// is not the version the stream layout was compiled against, the prepared stream is copied
-/// instead (``LZ4Codec/compress(_:dictionary:appendingTo:)``), with the same result for a
-/// reader. Not thread-safe: one thread uses an instance at a time (take it from ``pool``).
+/// lz4's attach-dictionary mode (which avoids the 16 KiB copy of the loaded stream) was tried
+/// and measured slower on this corpus: its two-table match search costs more than the copy
+/// (docs/benchmarks.md, storage, session 4). Not thread-safe: one thread uses an instance at
+/// a time (take it from the pool with ``withPooled(_:)``).
 final class LZ4Compressor: @unchecked Sendable {  // unchecked: used by one thread at a time, via the pool
     private let stream: UnsafeMutablePointer<LZ4_stream_t>
 
@@ -38,32 +38,26 @@ final class LZ4Compressor: @unchecked Sendable {  // unchecked: used by one thre
     /// would not save at least 1/16 of the input (the rule of
     /// ``LZ4Codec/compress(_:dictionary:appendingTo:)``) or the input is empty or too long.
     ///
-    /// - Complexity: O(n); no per-call set-up beyond a table reset lz4 makes lazily.
+    /// - Complexity: O(n), plus a 16 KiB copy of the prepared stream with a dictionary.
     func compress(_ input: UnsafeRawBufferPointer, dictionary: LZ4Dictionary?) -> [UInt8]? {
         let length = input.count
         guard length > 0, length <= LZ4Codec.maximumInputLength, let source = input.baseAddress else { return nil }
         let capacity = length - (length + 15) / 16
         guard capacity > 0 else { return nil }
-        if let dictionary {
-            let attached = withExtendedLifetime(dictionary) {
-                stockpot_lz4_attach_dictionary(stream, dictionary.loadedStream) != 0
-            }
-            guard attached else {
-                var output: [UInt8] = []
-                return LZ4Codec.compress(input, dictionary: dictionary, appendingTo: &output) == nil ? nil : output
-            }
-        } else {
-            stockpot_lz4_reset(stream)
-        }
         var written = 0
         let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            // The dictionary stays alive: the caller holds it for the whole call.
-            written = withExtendedLifetime(dictionary) {
+            let destination = UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            func compress(with stream: UnsafeMutablePointer<LZ4_stream_t>) -> Int {
                 Int(
                     LZ4_compress_fast_continue(
-                        stream, source.assumingMemoryBound(to: CChar.self),
-                        UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self),
-                        Int32(length), Int32(capacity), 1))
+                        stream, source.assumingMemoryBound(to: CChar.self), destination, Int32(length),
+                        Int32(capacity), 1))
+            }
+            if let dictionary {
+                written = dictionary.withLoadedStream { compress(with: $0) }
+            } else {
+                LZ4_resetStream_fast(stream)
+                written = compress(with: stream)
             }
             count = written > 0 && written <= capacity ? written : 0
         }

@@ -44,9 +44,6 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
         UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(content)[0..<count])
     }
 
-    /// The loaded stream, for ``LZ4Compressor`` to attach (read only); valid while `self` is alive.
-    var loadedStream: UnsafePointer<LZ4_stream_t> { UnsafePointer(loaded) }
-
     /// Calls `body` with a fresh stream holding this dictionary; the stream is valid only in `body`.
     func withLoadedStream<R>(_ body: (UnsafeMutablePointer<LZ4_stream_t>) -> R) -> R {
         withUnsafeTemporaryAllocation(of: LZ4_stream_t.self, capacity: 1) { stream in
