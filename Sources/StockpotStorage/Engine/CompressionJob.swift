@@ -23,12 +23,16 @@ struct CompressionJob: Sendable {
 
     /// The compressed bytes of each job, in order; nil where compressing does not pay.
     static func run(_ jobs: [CompressionJob]) -> [[UInt8]?] {
-        guard jobs.count >= parallelThreshold else { return jobs.map { $0.compressed() } }
+        guard jobs.count >= parallelThreshold else {
+            return LZ4Compressor.withPooled { compressor in jobs.map { $0.compressed(with: compressor) } }
+        }
         let chunks = min(Cores.count, jobs.count / (parallelThreshold / 2))
         let results = Mutex([[UInt8]?](repeating: nil, count: jobs.count))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let range = (jobs.count * chunk / chunks)..<(jobs.count * (chunk + 1) / chunks)
-            let compressed = jobs[range].map { $0.compressed() }
+            let compressed = LZ4Compressor.withPooled { compressor in
+                jobs[range].map { $0.compressed(with: compressor) }
+            }
             results.withLock { all in
                 for (offset, bytes) in compressed.enumerated() { all[range.lowerBound + offset] = bytes }
             }
@@ -37,15 +41,8 @@ struct CompressionJob: Sendable {
     }
 
     /// The value compressed with LZ4 (against the dictionary), or nil when that saves too little.
-    func compressed() -> [UInt8]? {
-        var output: [UInt8] = []
-        let appended = value.withUnsafeBytes { input in
-            if let dictionary {
-                return LZ4Codec.compress(input, dictionary: dictionary, appendingTo: &output)
-            }
-            return LZ4Codec.compress(input, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), appendingTo: &output)
-        }
-        return appended == nil ? nil : output
+    func compressed(with compressor: LZ4Compressor) -> [UInt8]? {
+        value.withUnsafeBytes { compressor.compress($0, dictionary: dictionary) }
     }
 }
 

@@ -30,6 +30,21 @@ final class SegmentFile: Sendable {
         mapping.withLock { $0 = region }
     }
 
+    /// The sealed segment's mapping, or nil while active or when the file system does not map.
+    var mappedRegion: MappedRegion? { mapping.withLock { $0 } }
+
+    /// ``withRecord(at:length:_:)`` on `region`, this segment's mapping taken earlier (a reader
+    /// that keeps it saves the lock and the reference count of each read).
+    func withRecord<R>(
+        at offset: Int, length: Int, in region: MappedRegion,
+        _ body: (RecordHeader, _ key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> R
+    ) throws(StorageError) -> R {
+        guard offset >= 0, length >= 0, offset <= region.bytes.count - length else {
+            throw .corruption("A record ends past the end of its segment.", file: path, offset: offset)
+        }
+        return try verified(UnsafeRawBufferPointer(rebasing: region.bytes[offset..<offset + length]), offset, body)
+    }
+
     /// Reads and verifies the record at `offset` of `length` bytes; returns its header and the
     /// key and stored value bytes. Any mismatch is `corruption` naming this file and offset.
     func readRecord(at offset: Int, length: Int) throws(StorageError) -> (RecordHeader, key: [UInt8], storedValue: [UInt8]) {

@@ -45,6 +45,11 @@ struct StoreOpener {
     private var deletes: [[UInt8]: UInt64] = [:]
     private var usage: [UInt64: SegmentUsage] = [:]
     private var highestSequence: UInt64 = 0
+    /// Puts whose keys ascend strictly, in the order read, held for one bulk build of the key
+    /// directory (a store written in key order is read as one such run).
+    private var ascendingRun: [(key: [UInt8], location: KeyLocation)] = []
+    /// The records read that do not extend the run; applied one by one after the bulk build.
+    private var deferred: [(key: [UInt8], tag: RecordTag, location: KeyLocation)] = []
 
     init(directory: String, options: StorageOptions, fileSystem: any FileSystem) {
         self.directory = directory
@@ -86,6 +91,7 @@ struct StoreOpener {
         }
         let (active, activeEnd, activeHints) = try loadActive(manifest.activeSegment)
         files[active.number] = active
+        buildKeyDirectory()
 
         try removeOrphans(names: names, manifest: manifest, files: files)
         let highestFileNumber = names.compactMap { FileNames.parse($0)?.number }.max() ?? 0
@@ -200,7 +206,7 @@ struct StoreOpener {
                 try SegmentFormat.verifyHeader(bytes, fileNumber: sealed.number, file: path(name))
             }
             for entry in hints {
-                apply(entry.key, tag: entry.tag, segment: sealed.number, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
+                collect(entry.key, tag: entry.tag, segment: sealed.number, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
             }
             return file
         }
@@ -210,7 +216,7 @@ struct StoreOpener {
             try SegmentScanner.scan(raw, file: path(name), fileNumber: sealed.number, sealedLength: Int(sealed.length))
         }
         for record in scan.records {
-            apply(record.key, tag: record.header.tag, segment: sealed.number, offset: record.offset, length: record.header.recordLength, sequence: record.header.sequence)
+            collect(record.key, tag: record.header.tag, segment: sealed.number, offset: record.offset, length: record.header.recordLength, sequence: record.header.sequence)
         }
         return file
     }
@@ -256,7 +262,7 @@ struct StoreOpener {
         hints.reserveCapacity(scan.records.count)
         for record in scan.records {
             let header = record.header
-            apply(record.key, tag: header.tag, segment: number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
+            collect(record.key, tag: header.tag, segment: number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
             hints.append(HintEntry(
                 tag: header.tag, flags: header.flags, key: record.key, offset: record.offset,
                 recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength))
@@ -264,13 +270,60 @@ struct StoreOpener {
         return (file, scan.validEnd, hints)
     }
 
-    /// Applies one record: the newest record of each key (by sequence) wins, whatever order the
-    /// segments are read in.
-    private mutating func apply(_ key: [UInt8], tag: RecordTag, segment: UInt64, offset: Int, length: Int, sequence: UInt64) {
+    /// Notes one record read from a segment or hint file. Puts that extend the ascending run
+    /// wait for the bulk build; the others are applied after it. Since the newest record of a
+    /// key wins by sequence, not by the order records are applied, the result is the same as
+    /// applying every record in the order read.
+    private mutating func collect(_ key: [UInt8], tag: RecordTag, segment: UInt64, offset: Int, length: Int, sequence: UInt64) {
         highestSequence = max(highestSequence, sequence)
         let location = KeyLocation(
             segment: UInt32(truncatingIfNeeded: segment), offset: UInt32(truncatingIfNeeded: offset),
             length: UInt32(truncatingIfNeeded: length), sequence: sequence, kind: tag.rawValue)
+        if tag != .delete, ascendingRun.last.map({ Self.precedes($0.key, key) }) ?? true {
+            ascendingRun.append((key, location))
+        } else {
+            deferred.append((key, tag, location))
+        }
+    }
+
+    /// Builds the key directory from the ascending run in one pass, then applies the other records.
+    private mutating func buildKeyDirectory() {
+        keys = KeyDirectory(ascending: ascendingRun)
+        ascendingRun = []
+        let others = deferred
+        deferred = []
+        for record in others {
+            apply(record.key, tag: record.tag, location: record.location)
+        }
+    }
+
+    /// Whether `a` sorts strictly before `b` (unsigned bytes, a prefix first).
+    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in
+                guard let x = a.baseAddress, let y = b.baseAddress else { return a.count < b.count }
+                return KeyDirectoryNodeBlock.compare(x, a.count, y, b.count) < 0
+            }
+        }
+    }
+
+    /// Applies one record: the newest record of each key (by sequence) wins, whatever order the
+    /// segments are read in.
+    private mutating func apply(_ key: [UInt8], tag: RecordTag, location: KeyLocation) {
+        let sequence = location.sequence
+        let segment = UInt64(location.segment)
+        let length = Int(location.length)
+        if deletes.isEmpty, tag != .delete {
+            // No delete seen yet (the usual open): one tree update per record, no hashing.
+            guard let existing = keys.setLocation(location, for: key) else { return }
+            if existing.sequence >= sequence {
+                keys.setLocation(existing, for: key)  // a newer record was read first: keep it
+                markDead(segment, length)
+            } else {
+                markDead(UInt64(existing.segment), Int(existing.length))
+            }
+            return
+        }
         let existing = keys.location(for: key)
         let newestOther = max(existing?.sequence ?? 0, deletes[key] ?? 0)
         guard sequence > newestOther else {
@@ -283,7 +336,7 @@ struct StoreOpener {
             deletes[key] = sequence
             markDead(segment, length)  // a delete record is never needed to read a value
         } else {
-            deletes[key] = nil
+            if !deletes.isEmpty { deletes[key] = nil }
             keys.setLocation(location, for: key)
         }
     }

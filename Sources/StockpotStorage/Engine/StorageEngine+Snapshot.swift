@@ -35,18 +35,23 @@ extension StorageEngine {
         var deletes = recovery.deletedAfterSnapshot[...]
         // The usual clean open: the snapshot covers every record, so there is nothing to walk.
         if recovery.snapshot != nil, deletes.isEmpty, view.sequence <= covered { return }
+        // Values are read and decompressed a chunk at a time on every core (ReplayChunk), then
+        // handed to `body` in key order, so what `body` sees, and where a damaged record stops
+        // the replay, is as if they were read one by one.
+        var chunk = ReplayChunk(version: view.version)
         var failure: (any Error)?
         view.version.keys.forEach { key, location in
             do {
                 guard location.sequence > covered || !deletes.isEmpty else { return true }
                 let keyBytes = Array(key)
                 while let next = deletes.first, next.lexicographicallyPrecedes(keyBytes) {
-                    try body(.delete(key: next))
+                    chunk.appendDelete(next)
                     deletes = deletes.dropFirst()
                 }
                 if location.sequence > covered {
-                    try body(.put(key: keyBytes, value: try view.version.value(at: location)))
+                    chunk.appendPut(keyBytes, at: location)
                 }
+                if chunk.isFull { try chunk.deliver(to: body) }
                 return true
             } catch {
                 failure = error
@@ -54,6 +59,7 @@ extension StorageEngine {
             }
         }
         if let failure { throw failure }
+        try chunk.deliver(to: body)
         for key in deletes { try body(.delete(key: key)) }
     }
 

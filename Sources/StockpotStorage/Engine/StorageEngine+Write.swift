@@ -70,7 +70,6 @@ extension StorageEngine {
         guard !records.isEmpty else { return nil }
         // Everything that can fail is done before the append: once the records are in the
         // log, only a failed write (which poisons) may stop the batch.
-        let supersededBlobs = try blobsSuperseded(by: records, state: state)
         let previous = current.version
         let batchBytes = records.reduce(0) { $0 + $1.header.recordLength }
         guard batchBytes <= Self.maximumBatchBytes else {
@@ -98,8 +97,9 @@ extension StorageEngine {
         } catch {
             throw poison(&state, error, doing: "A write to the log")
         }
-        for (record, offset) in zip(records, offsets) {
-            applyAppended(record, at: offset, state: &state)
+        var supersededBlobs: [UInt64] = []
+        for index in records.indices {
+            applyAppended(records[index], at: offsets[index], state: &state, supersededBlobs: &supersededBlobs)
         }
         state.activeEnd += encoded.count
         state.usage[state.active.number, default: SegmentUsage(total: 0, dead: 0)].total += encoded.count
@@ -186,8 +186,12 @@ extension StorageEngine {
     }
 
     /// Points the working key directory at an appended record, counting what it supersedes as
-    /// dead, and notes it for the segment's hint file.
-    private func applyAppended(_ record: PendingRecord, at offset: Int, state: inout WriterState) {
+    /// dead, and notes it for the segment's hint file. A superseded put-blob record's blob file
+    /// (a key's value before the batch, or one written earlier in the same batch) is added to
+    /// `supersededBlobs`, for removal once no reader needs it.
+    private func applyAppended(
+        _ record: PendingRecord, at offset: Int, state: inout WriterState, supersededBlobs: inout [UInt64]
+    ) {
         let header = record.header
         let location = KeyLocation(
             segment: UInt32(truncatingIfNeeded: state.active.number), offset: UInt32(truncatingIfNeeded: offset),
@@ -199,30 +203,17 @@ extension StorageEngine {
         } else {
             previous = state.keys.setLocation(location, for: record.key)
         }
-        if let previous { state.markDead(previous) }
+        if let previous {
+            state.markDead(previous)
+            // Only a key whose value was a blob pays a read here. A record that does not read
+            // back leaves its blob in place: the next open removes blobs no live key names.
+            if previous.kind == RecordTag.putBlob.rawValue, let number = try? blobNumber(at: previous, state: state) {
+                supersededBlobs.append(number)
+            }
+        }
         state.activeHints.append(HintEntry(
             tag: header.tag, flags: header.flags, key: record.key, offset: offset,
             recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength))
-    }
-
-    /// The blob files that no key will refer to once `records` are applied: those of the keys'
-    /// current put-blob records, and those written by this batch and overwritten in it.
-    private func blobsSuperseded(by records: [PendingRecord], state: borrowing WriterState) throws(StorageError) -> [UInt64] {
-        var superseded: [UInt64] = []
-        var newestBlob: [[UInt8]: UInt64] = [:]
-        var seen = Set<[UInt8]>()
-        for record in records {
-            if seen.insert(record.key).inserted, let location = state.keys.location(for: record.key),
-                location.kind == RecordTag.putBlob.rawValue
-            {
-                superseded.append(try blobNumber(at: location, state: state))
-            }
-            if let earlier = newestBlob.removeValue(forKey: record.key) { superseded.append(earlier) }
-            if record.header.tag == .putBlob, let reference = record.stored.withUnsafeBytes({ BlobReference(decoding: $0) }) {
-                newestBlob[record.key] = reference.fileNumber
-            }
-        }
-        return superseded
     }
 
     /// The blob file a put-blob record refers to.

@@ -53,46 +53,89 @@ extension StorageVersion {
     /// Reads and verifies the value a key-directory location points to: the record is
     /// checked and decompressed in place, into the one array returned.
     func value(at location: KeyLocation) throws(StorageError) -> [UInt8] {
-        guard let segment = segments.files[UInt64(location.segment)] else {
-            throw .corruption(
-                "The key directory points into segment \(location.segment), which is not open.",
-                file: FileNames.name(.segment, UInt64(location.segment)))
+        var reader = ValueReader(version: self)
+        return try reader.value(at: location)
+    }
+}
+
+/// Reads values of one version, keeping the segment, its mapping and the dictionary of the
+/// previous read, so a run of reads (a replay) takes no lock, makes no hash lookup and touches
+/// no shared reference count per value. One thread uses a reader at a time.
+struct ValueReader {
+    let version: StorageVersion
+    private var segmentNumber: UInt32?
+    private var segment: SegmentFile?
+    private var region: MappedRegion?
+    private var dictionaryID: UInt16 = 0
+    private var dictionary: LZ4Dictionary?
+
+    init(version: StorageVersion) {
+        self.version = version
+    }
+
+    /// The value `location` points to; `corruption` naming the segment and offset when its
+    /// record does not verify or decompress.
+    mutating func value(at location: KeyLocation) throws(StorageError) -> [UInt8] {
+        let segment: SegmentFile
+        if location.segment == segmentNumber, let cached = self.segment {
+            segment = cached
+        } else {
+            guard let file = version.segments.files[UInt64(location.segment)] else {
+                throw .corruption(
+                    "The key directory points into segment \(location.segment), which is not open.",
+                    file: FileNames.name(.segment, UInt64(location.segment)))
+            }
+            segment = file
+            segmentNumber = location.segment
+            self.segment = file
+            region = file.mappedRegion
         }
         let offset = Int(location.offset)
-        let blob: BlobReference? = try segment.withRecord(at: offset, length: Int(location.length)) {
-            (header, _, stored) throws(StorageError) -> BlobReference? in
+        let length = Int(location.length)
+        var blob: BlobReference?
+        func body(_ header: RecordHeader, _ key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> [UInt8]? {
             switch header.tag {
             case .put:
-                return nil
+                guard header.flags.contains(.compressed) else { return Array(stored) }
+                return try decompress(stored, header: header, file: segment.path, offset: offset)
             case .putBlob:
                 guard let reference = BlobReference(decoding: stored) else {
                     throw .corruption("A blob reference does not decode.", file: segment.path, offset: offset)
                 }
-                return reference
+                blob = reference
+                return nil
             case .delete:
                 throw .corruption("The key directory points at a delete record.", file: segment.path, offset: offset)
             }
         }
-        if let blob {
-            return try BlobStore(directory: directory, fileSystem: fileSystem).read(blob)
+        // One pass over the record: verified once, decompressed from the verified bytes.
+        let value: [UInt8]?
+        if let region {
+            value = try segment.withRecord(at: offset, length: length, in: region, body)
+        } else {
+            value = try segment.withRecord(at: offset, length: length, body)
         }
-        return try segment.withRecord(at: offset, length: Int(location.length)) {
-            (header, _, stored) throws(StorageError) -> [UInt8] in
-            guard header.flags.contains(.compressed) else { return Array(stored) }
-            return try decompress(stored, header: header, file: segment.path, offset: offset)
+        if let value { return value }
+        guard let blob else {
+            throw .corruption("A put-blob record has no blob reference.", file: segment.path, offset: offset)
         }
+        return try BlobStore(directory: version.directory, fileSystem: version.fileSystem).read(blob)
     }
 
-    private func decompress(
+    private mutating func decompress(
         _ stored: UnsafeRawBufferPointer, header: RecordHeader, file: String, offset: Int
     ) throws(StorageError) -> [UInt8] {
-        var dictionary: LZ4Dictionary?
-        if header.dictionaryID != 0 {
-            guard let loaded = dictionaries.contents[header.dictionaryID] else {
-                throw .corruption(
-                    "A record names dictionary \(header.dictionaryID), which is not loaded.", file: file, offset: offset)
+        if header.dictionaryID != dictionaryID {
+            dictionary = nil
+            dictionaryID = 0
+            if header.dictionaryID != 0 {
+                guard let loaded = version.dictionaries.contents[header.dictionaryID] else {
+                    throw .corruption(
+                        "A record names dictionary \(header.dictionaryID), which is not loaded.", file: file, offset: offset)
+                }
+                dictionary = loaded
+                dictionaryID = header.dictionaryID
             }
-            dictionary = loaded
         }
         let length = header.originalLength
         var ok = false

@@ -19,7 +19,7 @@ package struct KeyDirectory: Sendable {
     /// The root node; `nil` when the directory is empty.
     var root: KeyDirectoryNode?
     /// The number of keys.
-    package private(set) var count = 0
+    package internal(set) var count = 0
     /// The most entries a leaf holds.
     let leafCapacity: Int
     /// The most children a branch holds.

@@ -129,3 +129,62 @@ import Testing
         }
     }
 }
+
+/// The reusable compression stream of the write path: many blocks through one stream,
+/// switching dictionaries, each decoding alone as segment.md requires.
+@Suite struct LZ4CompressorTests {
+    @Test func blocksThroughOneStreamEachDecodeAlone() throws {
+        let first = LZ4Dictionary(Array(Array(LZ4CodecTests.documents(count: 80, seed: 20).joined()).suffix(65_536)))
+        let second = LZ4Dictionary(Array(LZ4CodecTests.documents(count: 8, seed: 21).joined()))
+        let compressor = LZ4Compressor()
+        let documents = LZ4CodecTests.documents(count: 60, seed: 22)
+        for (index, document) in documents.enumerated() {
+            let dictionary = [first, nil, second][index % 3]
+            let block = try #require(document.withUnsafeBytes { compressor.compress($0, dictionary: dictionary) })
+            #expect(16 * (document.count - block.count) >= document.count)
+            var decoded = [UInt8](repeating: 0, count: document.count)
+            let succeeded = block.withUnsafeBytes { block in
+                decoded.withUnsafeMutableBytes { output in
+                    if let dictionary {
+                        return LZ4Codec.decompress(block, originalLength: document.count, dictionary: dictionary, into: output)
+                    }
+                    return LZ4Codec.decompress(
+                        block, originalLength: document.count, dictionary: UnsafeRawBufferPointer(start: nil, count: 0),
+                        into: output)
+                }
+            }
+            #expect(succeeded && decoded == document, "document \(index)")
+            if let dictionary {
+                // A block needs its own dictionary: decoded against the other, it is not the document.
+                let other = dictionary === first ? second : first
+                let wrong = block.withUnsafeBytes {
+                    LZ4Codec.decompress($0, originalLength: document.count, dictionary: other.bytes)
+                }
+                #expect(wrong != document, "document \(index) decoded without its dictionary")
+            }
+        }
+    }
+
+    @Test func theStreamSavesWhatAFreshStreamSaves() throws {
+        let dictionary = LZ4Dictionary(Array(LZ4CodecTests.documents(count: 80, seed: 23).joined()))
+        let compressor = LZ4Compressor()
+        var reused = 0
+        var fresh = 0
+        for document in LZ4CodecTests.documents(count: 40, seed: 24) {
+            reused += try #require(document.withUnsafeBytes { compressor.compress($0, dictionary: dictionary) }).count
+            var block: [UInt8] = []
+            fresh += try #require(document.withUnsafeBytes { LZ4Codec.compress($0, dictionary: dictionary, appendingTo: &block) })
+        }
+        // The reused stream compresses as a fresh one does.
+        #expect(Double(reused) <= Double(fresh) * 1.02, "\(reused) bytes reused against \(fresh) fresh")
+    }
+
+    @Test func incompressibleOrEmptyInputIsNotCompressed() {
+        var random = FormatTestRandom(seed: 25)
+        let compressor = LZ4Compressor()
+        let dictionary = LZ4Dictionary(Array(LZ4CodecTests.documents(count: 8, seed: 26).joined()))
+        #expect(random.bytes(1000).withUnsafeBytes { compressor.compress($0, dictionary: dictionary) } == nil)
+        #expect([UInt8]().withUnsafeBytes { compressor.compress($0, dictionary: nil) } == nil)
+        #expect([UInt8]([1, 2, 3]).withUnsafeBytes { compressor.compress($0, dictionary: nil) } == nil)
+    }
+}
