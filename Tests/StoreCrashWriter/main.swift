@@ -1,6 +1,7 @@
 // store-crash-writer DIRECTORY: opens the store (loading a soup of 400 entries the first
 // time), then alters the soup's index specs round three sets (A, B, C), with an upsert now and then,
-// printing "altered N SPECSET" after each alterSoup has returned (and so is durable).
+// printing "ready" once the soup exists and "altered N SPECSET" after each alterSoup has
+// returned (and so is durable).
 // The alterSoup crash test kills it with SIGKILL at random moments.
 
 import Stockpot
@@ -52,6 +53,7 @@ do {
     }
     let found = try store.indexSpecs(of: "s")
     var specs = specSets.first { $0.value == found }!.key
+    writeLine("ready")
     var round = 0
     while true {
         specs = next(specs)

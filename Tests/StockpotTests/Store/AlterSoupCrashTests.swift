@@ -28,10 +28,13 @@ import Testing
                 let output = Pipe()
                 process.standardOutput = output
                 try process.run()
+                // The kill clock starts once the soup exists: a slow start on a loaded machine
+                // must not be killed before the first open has registered it.
+                var printed = readUntilReady(output.fileHandleForReading)
                 Thread.sleep(forTimeInterval: Double(40 + random.below(260)) / 1000)
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
-                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 #expect(!printed.contains("error"), "seed \(seed), round \(round): the writer failed: \(printed)")
                 let lastAcknowledged = printed.split(separator: "\n").last { $0.hasPrefix("altered") }
                     .map { String($0.split(separator: " ")[2]) }
@@ -55,6 +58,18 @@ import Testing
             }
             #expect(alterations > 0, "seed \(seed): the writer never finished an alterSoup")
         }
+    }
+
+    /// What the writer printed up to and including its "ready" line (all it printed, if it
+    /// ended before that).
+    func readUntilReady(_ handle: FileHandle) -> String {
+        var printed = ""
+        while !printed.contains("ready\n") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        return printed
     }
 
     /// Every spec's ordered index lists every entry, in the order the entries' values give.
