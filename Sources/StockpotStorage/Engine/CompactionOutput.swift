@@ -24,7 +24,7 @@ struct CompactionOutput {
     private var file: SegmentFile?
     private var end = 0
     private var buffer: [UInt8] = []
-    private var hints: [HintEntry] = []
+    private var hints = EncodedHints()
     private var minSequence = UInt64.max
     private var maxSequence: UInt64 = 0
     private var deleteBytes = 0
@@ -46,9 +46,9 @@ struct CompactionOutput {
         record.key.withUnsafeBytes { key in
             RecordCodec.append(header, key: key, storedValue: stored, to: &buffer)
         }
-        hints.append(HintEntry(
+        hints.append(
             tag: header.tag, flags: header.flags, key: record.key, offset: offset,
-            recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength))
+            recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
         minSequence = min(minSequence, header.sequence)
         maxSequence = max(maxSequence, header.sequence)
         if header.tag == .delete {
@@ -81,7 +81,7 @@ struct CompactionOutput {
         // append would reallocate and copy the buffer.
         buffer.reserveCapacity(2 << 20)
         end = 0
-        hints = []
+        hints.removeAll()
         minSequence = .max
         maxSequence = 0
         deleteBytes = 0

@@ -54,7 +54,7 @@ extension StorageEngine {
         state.activeEnd = SegmentFormat.headerSize
         state.activeMinSequence = nil
         state.activeMaxSequence = 0
-        state.activeHints = []
+        state.activeHints = EncodedHints()
         state.usage[number] = SegmentUsage(total: SegmentFormat.headerSize, dead: 0)
         commits.didRoll(
             sealedThrough: sealedEnd, next: handle,
@@ -72,7 +72,7 @@ extension StorageEngine {
     }
 
     /// Writes a sealed segment's hint file (temporary file, fsync, rename).
-    func writeHints(_ entries: [HintEntry], segment: UInt64, length: Int) throws(StorageError) {
+    func writeHints(_ entries: EncodedHints, segment: UInt64, length: Int) throws(StorageError) {
         let final = path(FileNames.name(.hint, segment))
         let temporary = FileNames.temporary(final)
         let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)

@@ -106,7 +106,7 @@ struct StoreOpener {
             active: active, activeEnd: activeEnd,
             activeMinSequence: activeHints.map(\.sequence).min(),
             activeMaxSequence: activeHints.map(\.sequence).max() ?? 0,
-            activeHints: activeHints, usage: usage, compression: compression)
+            activeHints: EncodedHints(activeHints), usage: usage, compression: compression)
         state.snapshotCoveredSequence = covered
         return (state, Recovery(snapshot: snapshot, deletedAfterSnapshot: deletedAfterSnapshot))
     }
@@ -132,7 +132,7 @@ struct StoreOpener {
         let state = WriterState(
             manifest: manifest, nextFileNumber: 2, nextSequence: 1, keys: KeyDirectory(),
             segments: SegmentSet([1: active]), dictionaries: DictionarySet([:]), active: active,
-            activeEnd: SegmentFormat.headerSize, activeMinSequence: nil, activeHints: [],
+            activeEnd: SegmentFormat.headerSize, activeMinSequence: nil, activeHints: EncodedHints(),
             usage: [1: SegmentUsage(total: SegmentFormat.headerSize, dead: 0)],
             compression: CompressionState())
         return (state, Recovery(snapshot: nil, deletedAfterSnapshot: []))

@@ -211,9 +211,9 @@ extension StorageEngine {
                 supersededBlobs.append(number)
             }
         }
-        state.activeHints.append(HintEntry(
+        state.activeHints.append(
             tag: header.tag, flags: header.flags, key: record.key, offset: offset,
-            recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength))
+            recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
     }
 
     /// The blob file a put-blob record refers to.

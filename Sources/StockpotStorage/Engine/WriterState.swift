@@ -20,8 +20,8 @@ struct WriterState {
     var activeEnd: Int
     var activeMinSequence: UInt64?
     var activeMaxSequence: UInt64 = 0
-    /// Hint entries of the active segment, written out when it is sealed.
-    var activeHints: [HintEntry]
+    /// Hint entries of the active segment, encoded, written out when it is sealed.
+    var activeHints: EncodedHints
     var usage: [UInt64: SegmentUsage]
     var compression: CompressionState
     var poisoned: StorageError?

@@ -49,29 +49,22 @@ package enum HintFormat {
     ///   A violation is a programmer error, checked by decoding the result.
     /// - Complexity: O(total key bytes).
     package static func encode(segmentNumber: UInt64, segmentLength: UInt64, entries: [HintEntry]) -> [UInt8] {
+        encode(segmentNumber: segmentNumber, segmentLength: segmentLength, entries: EncodedHints(entries))
+    }
+
+    /// Returns the hint file for segment `segmentNumber` of `segmentLength` bytes whose
+    /// entries are already encoded.
+    ///
+    /// - Precondition: as for `encode(segmentNumber:segmentLength:entries:)` with entries.
+    /// - Complexity: O(total key bytes).
+    package static func encode(segmentNumber: UInt64, segmentLength: UInt64, entries: EncodedHints) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(
-            headerSize + trailerSize + entries.reduce(0) { $0 + entryFixedSize + $1.key.count })
+        output.reserveCapacity(headerSize + trailerSize + entries.bytes.count)
         FormatHeader.appendMagicAndVersion(FormatHeader.hintMagic, to: &output)
         output.appendUInt32LE(0)
         output.appendUInt64LE(segmentNumber)
         output.appendUInt64LE(segmentLength)
-        for entry in entries {
-            precondition(
-                entry.key.count <= RecordCodec.maximumKeyLength && entry.offset >= 0
-                    && entry.offset <= Int(UInt32.max) && entry.recordLength >= 0
-                    && entry.recordLength <= Int(UInt32.max) && entry.originalLength >= 0
-                    && entry.originalLength <= Int(UInt32.max),
-                "A hint entry's fields do not fit their sizes.")
-            output.appendUInt8(entry.tag.rawValue)
-            output.appendUInt8(entry.flags.rawValue)
-            output.appendUInt16LE(UInt16(entry.key.count))
-            output.appendUInt32LE(UInt32(entry.offset))
-            output.appendUInt32LE(UInt32(entry.recordLength))
-            output.appendUInt64LE(entry.sequence)
-            output.appendUInt32LE(UInt32(entry.originalLength))
-            output.append(contentsOf: entry.key)
-        }
+        output.append(contentsOf: entries.bytes)
         output.appendUInt64LE(UInt64(entries.count))
         output.appendUInt64LE(Checksum.xxh3(output))
         do {

@@ -53,6 +53,27 @@ import Testing
         #expect(decoded == Self.populatedEntries)
     }
 
+    /// The active segment's entries are appended one record at a time as the writer appends
+    /// records; the file they make is the one the entries make.
+    @Test func entriesAppendedOneByOneMakeTheSameFile() throws {
+        var hints = EncodedHints()
+        hints.append(tag: .put, flags: [], key: [9], offset: 1, recordLength: 37, sequence: 1, originalLength: 1)
+        hints.removeAll()
+        #expect(hints.count == 0 && hints.bytes.isEmpty)
+        for entry in Self.populatedEntries {
+            hints.append(
+                tag: entry.tag, flags: entry.flags, key: entry.key, offset: entry.offset,
+                recordLength: entry.recordLength, sequence: entry.sequence, originalLength: entry.originalLength)
+        }
+        #expect(hints.count == 3)
+        let appended = HintFormat.encode(segmentNumber: 4, segmentLength: Self.populatedLength, entries: hints)
+        #expect(appended == HintFormat.encode(segmentNumber: 4, segmentLength: Self.populatedLength, entries: Self.populatedEntries))
+        let decoded = try decodeExpectingSuccess(appended) { bytes throws(StorageError) in
+            try HintFormat.decode(bytes, segmentNumber: 4, segmentLength: Self.populatedLength, file: "h")
+        }
+        #expect(decoded == Self.populatedEntries)
+    }
+
     @Test func hintOfAnEmptySegmentRoundTrips() throws {
         let encoded = HintFormat.encode(segmentNumber: 4, segmentLength: 32, entries: [])
         #expect(encoded.count == 48)
