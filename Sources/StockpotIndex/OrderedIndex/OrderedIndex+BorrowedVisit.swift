@@ -20,11 +20,15 @@ package struct BorrowedIndexEntry {
 
     /// The value, as an owned `IndexValue` (text is copied into a `String`).
     package var value: IndexValue { block.value(at: slot) }
+
+    /// The entry, owned (text is copied into a `String`).
+    var entry: IndexEntry { block.entry(at: slot) }
 }
 
 extension OrderedIndex {
     /// Visits entries in ascending (or descending) order from a position, lending each one in
-    /// place, until `body` returns `false`. Same positions as ``forEach(from:descending:_:)``.
+    /// place, until `body` returns `false`: a descent by subtree counts to the first entry,
+    /// then a walk along the leaves. Same positions as ``forEach(from:descending:_:)``.
     ///
     /// - Complexity: O(log n + k) for k entries visited; nothing is allocated per entry.
     package func forEachBorrowed(
