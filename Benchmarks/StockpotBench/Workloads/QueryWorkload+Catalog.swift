@@ -37,25 +37,19 @@ extension QueryWorkload {
         }
     }
 
-    static let exactJSON = QueryWorkload(
-        name: "query.exact-json", summary: "query.exact with rows as raw JSON bytes on both sides, no parse (median us/query)",
-        targetRatio: 4, calls: 2_000, salt: 51
-    ) { keys, calls, documents in
-        try exact.make(&keys, calls, documents).map { call in
-            var call = call
-            call.json = true
-            return call
-        }
-    }
+    static let exactJSON = rawRows(of: exact, summary: "query.exact with rows as raw JSON bytes on both sides, no parse (median us/query)")
+    static let rangeJSON = rawRows(of: range, summary: "query.range with rows as raw JSON bytes on both sides, no parse (median us/query)")
 
-    static let rangeJSON = QueryWorkload(
-        name: "query.range-json", summary: "query.range with rows as raw JSON bytes on both sides, no parse (median us/query)",
-        targetRatio: 2, calls: 1_000, salt: 52
-    ) { keys, calls, documents in
-        try range.make(&keys, calls, documents).map { call in
-            var call = call
-            call.json = true
-            return call
+    /// `base` with the same calls and keys, rows returned as raw JSON on both sides.
+    private static func rawRows(of base: QueryWorkload, summary: String) -> QueryWorkload {
+        QueryWorkload(
+            name: base.name + "-json", summary: summary, targetRatio: base.targetRatio, calls: base.calls, salt: base.salt
+        ) { keys, calls, documents in
+            try base.make(&keys, calls, documents).map { call in
+                var call = call
+                call.json = true
+                return call
+            }
         }
     }
 
