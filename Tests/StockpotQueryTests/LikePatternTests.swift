@@ -35,22 +35,13 @@ import Testing
     }
 
     @Test func randomPatternsAgreeWithSQLite() throws {
-        var database: OpaquePointer?
-        #expect(sqlite3_open(":memory:", &database) == SQLITE_OK)
-        defer { sqlite3_close(database) }
-        var statement: OpaquePointer?
-        #expect(sqlite3_prepare_v2(database, "SELECT ?1 LIKE ?2", -1, &statement, nil) == SQLITE_OK)
-        defer { sqlite3_finalize(statement) }
+        let sqlite = try SQLiteLike()
         let alphabet: [String] = ["a", "A", "b", "%", "_", "é", "É", "ß", "😀", "z"]
         var random = SplitMix64(seed: 99)
         for round in 0..<5_000 {
             let text = (0..<random.below(7)).map { _ in alphabet[random.below(alphabet.count)] }.filter { $0 != "%" && $0 != "_" }.joined()
             let pattern = (0..<random.below(6)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
-            sqlite3_reset(statement)
-            sqlite3_bind_text(statement, 1, text, -1, SQLITE_TRANSIENT)
-            sqlite3_bind_text(statement, 2, pattern, -1, SQLITE_TRANSIENT)
-            #expect(sqlite3_step(statement) == SQLITE_ROW)
-            let expected = sqlite3_column_int(statement, 0) == 1
+            let expected = try sqlite.matches(text, pattern)
             #expect(LikePattern(pattern)?.matches(text) == expected, "round \(round): '\(text)' LIKE '\(pattern)'")
         }
     }
@@ -58,25 +49,41 @@ import Testing
     /// `%literal%` is matched by a literal search, not the general matcher: pin it to SQLite
     /// on longer texts, with case folding, non-ASCII scalars and near misses.
     @Test func substringPatternsAgreeWithSQLite() throws {
-        var database: OpaquePointer?
-        #expect(sqlite3_open(":memory:", &database) == SQLITE_OK)
-        defer { sqlite3_close(database) }
-        var statement: OpaquePointer?
-        #expect(sqlite3_prepare_v2(database, "SELECT ?1 LIKE ?2", -1, &statement, nil) == SQLITE_OK)
-        defer { sqlite3_finalize(statement) }
+        let sqlite = try SQLiteLike()
         let alphabet: [String] = ["a", "A", "b", "B", "c", " ", "é", "É", "ß", "😀", "1"]
         var random = SplitMix64(seed: 7)
         for round in 0..<5_000 {
             let text = (0..<random.below(30)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
             let literal = (0..<(1 + random.below(4))).map { _ in alphabet[random.below(alphabet.count)] }.joined()
             let pattern = "%" + literal + "%"
-            sqlite3_reset(statement)
-            sqlite3_bind_text(statement, 1, text, -1, SQLITE_TRANSIENT)
-            sqlite3_bind_text(statement, 2, pattern, -1, SQLITE_TRANSIENT)
-            #expect(sqlite3_step(statement) == SQLITE_ROW)
-            let expected = sqlite3_column_int(statement, 0) == 1
+            let expected = try sqlite.matches(text, pattern)
             #expect(LikePattern(pattern)?.matches(text) == expected, "round \(round): '\(text)' LIKE '\(pattern)'")
         }
+    }
+}
+
+/// SQLite's own LIKE, the oracle: `SELECT ?1 LIKE ?2` on an in-memory database.
+final class SQLiteLike {
+    private var database: OpaquePointer?
+    private var statement: OpaquePointer?
+
+    init() throws {
+        try #require(sqlite3_open(":memory:", &database) == SQLITE_OK)
+        try #require(sqlite3_prepare_v2(database, "SELECT ?1 LIKE ?2", -1, &statement, nil) == SQLITE_OK)
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+        sqlite3_close(database)
+    }
+
+    /// Whether SQLite says `text LIKE pattern`.
+    func matches(_ text: String, _ pattern: String) throws -> Bool {
+        sqlite3_reset(statement)
+        sqlite3_bind_text(statement, 1, text, -1, SQLITE_TRANSIENT)
+        sqlite3_bind_text(statement, 2, pattern, -1, SQLITE_TRANSIENT)
+        try #require(sqlite3_step(statement) == SQLITE_ROW)
+        return sqlite3_column_int(statement, 0) == 1
     }
 }
 
