@@ -61,11 +61,19 @@ struct SoupState: Sendable {
     ///
     /// - Throws: `corruption` when stored bytes are not a JSON document.
     func indexedEntry(id: Int64, document bytes: [UInt8]) throws(StockpotError) -> IndexedEntry {
+        try Self.indexedEntry(id: id, document: bytes, extractor: extractor, soupName: name)
+    }
+
+    /// ``indexedEntry(id:document:)`` with what it reads of the soup given, so that it can run
+    /// on other threads without sharing (and so later copying) the soup's indexes.
+    static func indexedEntry(
+        id: Int64, document bytes: [UInt8], extractor: JSONFieldExtractor, soupName: String
+    ) throws(StockpotError) -> IndexedEntry {
         do {
             let values = try bytes.withUnsafeBytes { (raw) throws(JSONError) in try extractor.indexValues(in: raw) }
             return IndexedEntry(id: id, values: values)
         } catch {
-            throw StockpotError(.corruption, "Entry \(id) of soup \"\(name)\" is not a readable JSON document: \(error).")
+            throw StockpotError(.corruption, "Entry \(id) of soup \"\(soupName)\" is not a readable JSON document: \(error).")
         }
     }
 

@@ -30,6 +30,20 @@ enum IncomingDocument {
         }
     }
 
+    /// Whether upsert inserts the document as a new entry without error from its system
+    /// fields: a JSON object whose `_soupEntryId` is absent or null and whose
+    /// `_soupLastModifiedDate` is absent, null or an integer.
+    var isNewEntry: Bool {
+        guard isObject else { return false }
+        do {
+            guard try systemInteger(SystemField.entryID, position: 0) == nil else { return false }
+            _ = try systemInteger(SystemField.lastModified, position: 0)
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// The integer value of the system field `field` (`_soupEntryId` or
     /// `_soupLastModifiedDate`); nil when absent or null.
     ///

@@ -3,6 +3,7 @@
 
 import StockpotIndex
 import StockpotJSON
+import StockpotStorage
 
 /// The system fields the store writes into every document.
 enum SystemField {
@@ -43,11 +44,13 @@ extension WriteTransaction {
         json documents: [[UInt8]], into soupName: String, externalIdPath: String? = nil
     ) throws(StockpotError) -> [[UInt8]] {
         _ = try state.existingSoup(named: soupName)  // soup_not_found before any document error
+        // Checking a document needs nothing shared: a large batch is checked on every core.
+        let scans = Parallel.map(count: documents.count, minimumPerPart: Self.documentsPerPart) { position in
+            Result { () throws(StockpotError) in try IncomingDocument.scanning(documents[position], position: position) }
+        }
         var incoming: [IncomingDocument?] = []
         incoming.reserveCapacity(documents.count)
-        for (position, bytes) in documents.enumerated() {
-            incoming.append(try IncomingDocument.scanning(bytes, position: position))
-        }
+        for scan in scans { incoming.append(try scan.get()) }
         return try upsertIncoming(incoming, into: soupName, externalIdPath: externalIdPath).map(\.bytes)
     }
 
@@ -66,7 +69,9 @@ extension WriteTransaction {
             stored.reserveCapacity(entries.count)
             // New entries reach batch-friendly indexes (full-text) at the end of the batch.
             var deferred: [IndexedEntry] = []
-            for (position, entry) in entries.enumerated() {
+            let newCount = externalSpec == nil ? leadingNewEntryCount(entries, in: soup) : 0
+            try insertNew(entries[..<newCount], into: &soup, stored: &stored, deferred: &deferred)
+            for (position, entry) in entries.enumerated().dropFirst(newCount) {
                 guard let entry, entry.isObject else {
                     throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not a JSON object.")
                 }
@@ -131,22 +136,14 @@ extension WriteTransaction {
 
         let stored = try entry.stamped(entryID: id, lastModified: now)
         let bytes = stored.bytes
-        guard bytes.count <= limits.documentBytes else {
-            throw StockpotError(
-                .limitExceeded,
-                "Entry \(position) of the batch is \(bytes.count) bytes as compact JSON; the limit is \(limits.documentBytes).")
-        }
+        try Self.checkSize(bytes, position: position, limit: limits.documentBytes)
         let indexed = try soup.indexedEntry(id: id, document: bytes)
         if let previous {
             // The entry may be among the deferred new ones (an external id matched it).
             soup.flush(&deferred)
             soup.remove(try soup.indexedEntry(id: id, document: previous.document))
         }
-        if let spec = soup.uniqueConflict(for: indexed) {
-            throw StockpotError(
-                .uniqueViolation,
-                "Another entry of soup \"\(soup.name)\" already has the value \(indexed.values[soup.specIndex(forPath: spec.path) ?? 0]) at the unique path \"\(spec.path)\".")
-        }
+        try checkUnique(indexed, in: soup)
         if previous == nil {
             soup.insert(indexed, deferring: &deferred)
         } else {
@@ -154,6 +151,75 @@ extension WriteTransaction {
         }
         recordPut(EntryKey(soup: soup.id, id: id), EntryRecord(created: previous?.created ?? now, document: bytes))
         return stored
+    }
+
+    /// Batches are checked and prepared on every core in parts of at least this many documents.
+    static let documentsPerPart = 32
+
+    /// How many entries at the start of the batch are new entries (``IncomingDocument/isNewEntry``),
+    /// or 0 when the soup's ids would run out on the way.
+    private func leadingNewEntryCount(_ entries: [IncomingDocument?], in soup: SoupState) -> Int {
+        let count = entries.firstIndex { entry in entry?.isNewEntry != true } ?? entries.count
+        return Int64.max - soup.record.nextEntryID >= Int64(count) ? count : 0
+    }
+
+    /// Inserts new entries (see ``leadingNewEntryCount(_:in:)``) exactly as ``upsertOne``
+    /// would one after the other, with the same errors in the same order; stamping them and
+    /// reading their index values, which need nothing shared, is done on every core first.
+    private func insertNew(
+        _ entries: ArraySlice<IncomingDocument?>, into soup: inout SoupState,
+        stored: inout [(bytes: [UInt8], value: JSONValue?)], deferred: inout [IndexedEntry]
+    ) throws(StockpotError) {
+        let firstID = soup.record.nextEntryID
+        let (now, documentBytes, extractor, soupName) = (now, limits.documentBytes, soup.extractor, soup.name)
+        let prepared = Parallel.map(count: entries.count, minimumPerPart: Self.documentsPerPart) { offset in
+            Result { () throws(StockpotError) -> PreparedEntry in
+                let id = firstID + Int64(offset)
+                let document = try entries[entries.startIndex + offset]!.stamped(entryID: id, lastModified: now)
+                try Self.checkSize(document.bytes, position: entries.startIndex + offset, limit: documentBytes)
+                let record = EntryRecord(created: now, document: document.bytes)
+                return PreparedEntry(
+                    stored: document, record: record, encoded: record.encoded(),
+                    indexed: try SoupState.indexedEntry(id: id, document: document.bytes, extractor: extractor, soupName: soupName))
+            }
+        }
+        reserveWrites(entries.count)
+        for (offset, result) in prepared.enumerated() {
+            let entry = try result.get()
+            let id = try allocateID(&soup)
+            assert(id == firstID + Int64(offset))
+            try checkUnique(entry.indexed, in: soup)
+            soup.insert(entry.indexed, deferring: &deferred)
+            recordPut(EntryKey(soup: soup.id, id: id), entry.record, encoded: entry.encoded)
+            stored.append(entry.stored)
+        }
+    }
+
+    /// A new entry made ready for ``insertNew(_:into:stored:deferred:)``.
+    private struct PreparedEntry {
+        /// The document with its system fields, as upsert returns it.
+        var stored: (bytes: [UInt8], value: JSONValue?)
+        var record: EntryRecord
+        /// `record.encoded()`.
+        var encoded: [UInt8]
+        var indexed: IndexedEntry
+    }
+
+    /// Throws `limit_exceeded` when a stored document is over the document size limit.
+    private static func checkSize(_ bytes: [UInt8], position: Int, limit: Int) throws(StockpotError) {
+        guard bytes.count <= limit else {
+            throw StockpotError(
+                .limitExceeded,
+                "Entry \(position) of the batch is \(bytes.count) bytes as compact JSON; the limit is \(limit).")
+        }
+    }
+
+    /// Throws `unique_violation` when another entry has one of `entry`'s unique values.
+    private func checkUnique(_ entry: IndexedEntry, in soup: SoupState) throws(StockpotError) {
+        guard let spec = soup.uniqueConflict(for: entry) else { return }
+        throw StockpotError(
+            .uniqueViolation,
+            "Another entry of soup \"\(soup.name)\" already has the value \(entry.values[soup.specIndex(forPath: spec.path) ?? 0]) at the unique path \"\(spec.path)\".")
     }
 
     /// The next entry id of `soup`, moving its high-water mark.

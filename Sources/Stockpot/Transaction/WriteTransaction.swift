@@ -49,9 +49,21 @@ public final class WriteTransaction {
 
     /// Records a put of entry `key`.
     func recordPut(_ key: EntryKey, _ record: EntryRecord) {
+        recordPut(key, record, encoded: record.encoded())
+    }
+
+    /// Records a put of entry `key` whose record's bytes (`record.encoded()`) are made already.
+    func recordPut(_ key: EntryKey, _ record: EntryRecord, encoded: [UInt8]) {
         undoWritten.append((key, written[key]))
         written[key] = .some(record)
-        operations.append(.put(key: StoreKeys.entry(soup: key.soup, entry: key.id), value: record.encoded()))
+        operations.append(.put(key: StoreKeys.entry(soup: key.soup, entry: key.id), value: encoded))
+    }
+
+    /// Makes room for `count` more entry writes.
+    func reserveWrites(_ count: Int) {
+        written.reserveCapacity(written.count + count)
+        operations.reserveCapacity(operations.count + count)
+        undoWritten.reserveCapacity(undoWritten.count + count)
     }
 
     /// Records a delete of entry `key`.

@@ -2,8 +2,6 @@
 // value is compressed on its own against its key space's dictionary (docs/format/segment.md),
 // so the values of a batch can be compressed in any order, in parallel.
 
-import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,21 +21,10 @@ struct CompressionJob: Sendable {
 
     /// The compressed bytes of each job, in order; nil where compressing does not pay.
     static func run(_ jobs: [CompressionJob]) -> [[UInt8]?] {
-        guard jobs.count >= parallelThreshold else {
-            return LZ4Compressor.withPooled { compressor in jobs.map { $0.compressed(with: compressor) } }
+        // Each part compresses with its own pooled compressor.
+        Parallel.mapParts(count: jobs.count, minimumPerPart: parallelThreshold / 2) { range in
+            LZ4Compressor.withPooled { compressor in jobs[range].map { $0.compressed(with: compressor) } }
         }
-        let chunks = min(Cores.count, jobs.count / (parallelThreshold / 2))
-        let results = Mutex([[UInt8]?](repeating: nil, count: jobs.count))
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = (jobs.count * chunk / chunks)..<(jobs.count * (chunk + 1) / chunks)
-            let compressed = LZ4Compressor.withPooled { compressor in
-                jobs[range].map { $0.compressed(with: compressor) }
-            }
-            results.withLock { all in
-                for (offset, bytes) in compressed.enumerated() { all[range.lowerBound + offset] = bytes }
-            }
-        }
-        return results.withLock { $0 }
     }
 
     /// The value compressed with LZ4 (against the dictionary), or nil when that saves too little.

@@ -1,0 +1,136 @@
+// Large upsert batches: new entries are checked and prepared on every core, and a batch must
+// still store exactly what the same documents upserted one at a time store, and fail with the
+// error of its first bad entry in batch order, writing nothing.
+
+import Foundation
+import Stockpot
+import Testing
+
+@Suite struct StoreBatchTests {
+    static let specs = [
+        IndexSpec(path: "name", type: .string), IndexSpec(path: "age", type: .integer),
+        IndexSpec(path: "score", type: .floating), IndexSpec(path: "bio", type: .fullText),
+        IndexSpec(path: "code", type: .string, unique: true),
+    ]
+
+    /// Document `i` of the test batches, as compact JSON bytes.
+    static func document(_ i: Int, code: String? = nil, extra: String = "") -> [UInt8] {
+        let text = "{\"name\":\"n\(i % 37)\",\"age\":\(i),\"score\":\(Double(i) / 4),"
+            + "\"bio\":\"word\(i % 11) and more text\",\"code\":\"\(code ?? "c\(i)")\"\(extra)}"
+        return Array(text.utf8)
+    }
+
+    static func openStore(_ directory: String, _ name: String, documentBytes: Int? = nil) throws -> Store {
+        var options = fastOptions()
+        if let documentBytes { options.limits.documentBytes = documentBytes }
+        let store = try Store.open(directory: directory + "/" + name, options: options)
+        try store.registerSoup("s", indexSpecs: specs)
+        return store
+    }
+
+    /// Each entry's document without its modification time (which differs between stores).
+    static func contents(of store: Store, ids: ClosedRange<Int64>) throws -> [JSONValue] {
+        try store.retrieve(Array(ids), from: "s").map { document in
+            guard case .object(var object) = document else { return document }
+            object["_soupLastModifiedDate"] = nil
+            return .object(object)
+        }
+    }
+
+    static func ids(_ store: Store, _ configure: (inout QuerySpec) -> Void, type: QuerySpec.QueryType) throws -> [Int64] {
+        var spec = QuerySpec(queryType: type)
+        spec.pageSize = 10_000
+        configure(&spec)
+        return try store.query(spec, in: "s").rows.map { $0["_soupEntryId"]?.integerValue ?? -1 }
+    }
+
+    @Test func aLargeBatchStoresWhatOneAtATimeStores() throws {
+        try withTemporaryDirectory { directory in
+            let batched = try Self.openStore(directory, "batched")
+            let single = try Self.openStore(directory, "single")
+            defer {
+                try? batched.close()
+                try? single.close()
+            }
+            // New entries, then an update of entry 5 (which ends the leading run of new ones),
+            // then new entries again: every path of a batch.
+            var batch = (0..<300).map { Self.document($0) }
+            batch.append(Self.document(5, code: "c5-updated", extra: ",\"_soupEntryId\":5"))
+            batch += (300..<400).map { Self.document($0) }
+            let returned = try batched.upsert(json: batch, into: "s")
+            var returnedOneByOne: [[UInt8]] = []
+            for document in batch { returnedOneByOne += try single.upsert(json: [document], into: "s") }
+            #expect(returned.count == batch.count)
+
+            #expect(try Self.contents(of: batched, ids: 1...401) == Self.contents(of: single, ids: 1...401))
+            #expect(try batched.view().count(of: "s") == 400)
+            let exact = { (spec: inout QuerySpec) in
+                spec.indexPath = "name"
+                spec.matchKey = "n5"
+            }
+            let range = { (spec: inout QuerySpec) in
+                spec.indexPath = "age"
+                spec.beginKey = 50
+                spec.endKey = 350
+            }
+            let match = { (spec: inout QuerySpec) in
+                spec.indexPath = "bio"
+                spec.matchKey = "word3"
+            }
+            for (configure, type) in [(exact, QuerySpec.QueryType.exact), (range, .range), (match, .match)] {
+                let expected = try Self.ids(single, configure, type: type)
+                #expect(!expected.isEmpty)
+                #expect(try Self.ids(batched, configure, type: type) == expected)
+            }
+        }
+    }
+
+    @Test func aFailingLargeBatchReportsItsFirstBadEntryAndWritesNothing() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Self.openStore(directory, "store", documentBytes: 200)
+            defer { try? store.close() }
+            try store.upsert(json: [Self.document(0)], into: "s")
+            let long = ",\"pad\":\"" + String(repeating: "x", count: 200) + "\""
+
+            // Too large at 150, a unique clash with an earlier entry at 170, a bad id at 190:
+            // the error is entry 150's.
+            var batch = (1..<200).map { Self.document($0) }  // batch[i] is document i + 1
+            batch[150] = Self.document(151, extra: long)
+            batch[170] = Self.document(171, code: "c20")
+            batch[190] = Self.document(191, extra: ",\"_soupEntryId\":\"x\"")
+            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .limitExceeded)
+            #expect(Self.message { try store.upsert(json: batch, into: "s") }?.contains("Entry 150 ") == true)
+
+            // Without the large one: the unique clash at 170, not the bad id after it.
+            batch[150] = Self.document(151)
+            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .uniqueViolation)
+
+            // Without the clash: the bad system field, found before any entry is prepared.
+            batch[170] = Self.document(171)
+            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .invalidEntry)
+
+            // A clash with an entry already stored.
+            batch[190] = Self.document(191, code: "c0")
+            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .uniqueViolation)
+
+            // Nothing was written and no id was handed out.
+            #expect(try store.view().count(of: "s") == 1)
+            batch[190] = Self.document(191)
+            let stored = try store.upsert(json: batch, into: "s")
+            #expect(try store.retrieve([2], from: "s").first?["code"] == "c1")
+            #expect(stored.count == 199)
+            #expect(try store.view().count(of: "s") == 200)
+        }
+    }
+
+    static func failure(_ body: () throws -> Void) -> StockpotError.Code? { errorCode(body) }
+
+    static func message(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
