@@ -3,6 +3,7 @@
 
 import StockpotIndex
 import StockpotJSON
+import StockpotStorage
 
 /// A soup's in-memory state. A value with copy-on-write indexes: copying it is O(1).
 struct SoupState: Sendable {
@@ -97,6 +98,43 @@ struct SoupState: Sendable {
         }
         if defers { deferred.append(entry) }
     }
+
+    /// Adds new entries (ids the soup has never held, ascending) to every index, as
+    /// ``insert(_:deferring:)`` and ``flush(_:)`` would one after the other. The indexes are
+    /// independent, so with enough entries each is filled on its own thread.
+    mutating func insertNew(_ batch: [IndexedEntry]) {
+        guard batch.count >= Self.parallelInsertMinimum else {
+            var deferred: [IndexedEntry] = []
+            for entry in batch { insert(entry, deferring: &deferred) }
+            flush(&deferred)
+            return
+        }
+        // Moved out, so that each index is mutated in place by its own task and the array and
+        // the entry-id index are not copied.
+        var ids = entryIDs
+        entryIDs = OrderedIndex()
+        var taken = indexes
+        indexes = []
+        taken.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer
+            Parallel.forEach(count: buffer.count + 1) { task in
+                guard task < buffer.count else {
+                    for entry in batch { ids.insert(.integer(entry.id), id: entry.id) }
+                    return
+                }
+                if buffer[task].prefersBatchInserts {
+                    buffer[task].insert(batch: batch)
+                } else {
+                    for entry in batch { buffer[task].insert(entry) }
+                }
+            }
+        }
+        entryIDs = ids
+        indexes = taken
+    }
+
+    /// Batches smaller than this are indexed on the calling thread.
+    static let parallelInsertMinimum = 64
 
     /// Adds the deferred new entries to the indexes that prefer batches, and empties the list.
     mutating func flush(_ deferred: inout [IndexedEntry]) {

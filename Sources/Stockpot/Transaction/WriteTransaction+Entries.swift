@@ -184,6 +184,18 @@ extension WriteTransaction {
             }
         }
         reserveWrites(entries.count)
+        if !soup.record.specs.contains(where: \.unique) {
+            // Nothing can fail once every entry is prepared: the first error is the batch's.
+            let ready = try prepared.map { result throws(StockpotError) in try result.get() }
+            soup.insertNew(ready.map(\.indexed))
+            for entry in ready {
+                let id = try allocateID(&soup)
+                assert(id == entry.indexed.id)
+                recordPut(EntryKey(soup: soup.id, id: id), entry.record, encoded: entry.encoded)
+                stored.append(entry.stored)
+            }
+            return
+        }
         for (offset, result) in prepared.enumerated() {
             let entry = try result.get()
             let id = try allocateID(&soup)

@@ -38,3 +38,20 @@ package enum Parallel {
         return Array(results.joined())
     }
 }
+
+extension Parallel {
+    /// Runs `task` for every position in `0..<count`, as many at once as there are cores, each
+    /// position on one thread; returns when all are done. For a few unequal tasks (one per
+    /// index, say): the cores take positions as they come free. `task` may mutate only what
+    /// belongs to its position.
+    package static func forEach(count: Int, _ task: (Int) -> Void) {
+        guard count > 1, Cores.count > 1 else {
+            for position in 0..<count { task(position) }
+            return
+        }
+        withoutActuallyEscaping(task) { task in
+            nonisolated(unsafe) let task = task
+            DispatchQueue.concurrentPerform(iterations: count) { position in task(position) }
+        }
+    }
+}

@@ -7,11 +7,15 @@ import Stockpot
 import Testing
 
 @Suite struct StoreBatchTests {
-    static let specs = [
-        IndexSpec(path: "name", type: .string), IndexSpec(path: "age", type: .integer),
-        IndexSpec(path: "score", type: .floating), IndexSpec(path: "bio", type: .fullText),
-        IndexSpec(path: "code", type: .string, unique: true),
-    ]
+    /// One index of each scalar kind and a full-text one; `code` unique when asked (a batch
+    /// with a unique index is indexed entry by entry, without one all at once).
+    static func specs(unique: Bool) -> [IndexSpec] {
+        [
+            IndexSpec(path: "name", type: .string), IndexSpec(path: "age", type: .integer),
+            IndexSpec(path: "score", type: .floating), IndexSpec(path: "bio", type: .fullText),
+            IndexSpec(path: "code", type: .string, unique: unique),
+        ]
+    }
 
     /// Document `i` of the test batches, as compact JSON bytes.
     static func document(_ i: Int, code: String? = nil, extra: String = "") -> [UInt8] {
@@ -20,11 +24,11 @@ import Testing
         return Array(text.utf8)
     }
 
-    static func openStore(_ directory: String, _ name: String, documentBytes: Int? = nil) throws -> Store {
+    static func openStore(_ directory: String, _ name: String, unique: Bool = true, documentBytes: Int? = nil) throws -> Store {
         var options = fastOptions()
         if let documentBytes { options.limits.documentBytes = documentBytes }
         let store = try Store.open(directory: directory + "/" + name, options: options)
-        try store.registerSoup("s", indexSpecs: specs)
+        try store.registerSoup("s", indexSpecs: specs(unique: unique))
         return store
     }
 
@@ -44,10 +48,11 @@ import Testing
         return try store.query(spec, in: "s").rows.map { $0["_soupEntryId"]?.integerValue ?? -1 }
     }
 
-    @Test func aLargeBatchStoresWhatOneAtATimeStores() throws {
+    @Test(arguments: [false, true])
+    func aLargeBatchStoresWhatOneAtATimeStores(unique: Bool) throws {
         try withTemporaryDirectory { directory in
-            let batched = try Self.openStore(directory, "batched")
-            let single = try Self.openStore(directory, "single")
+            let batched = try Self.openStore(directory, "batched", unique: unique)
+            let single = try Self.openStore(directory, "single", unique: unique)
             defer {
                 try? batched.close()
                 try? single.close()
@@ -77,7 +82,13 @@ import Testing
                 spec.indexPath = "bio"
                 spec.matchKey = "word3"
             }
-            for (configure, type) in [(exact, QuerySpec.QueryType.exact), (range, .range), (match, .match)] {
+            let code = { (spec: inout QuerySpec) in
+                spec.indexPath = "code"
+                spec.beginKey = "c1"
+                spec.endKey = "c2"
+            }
+            let types: [QuerySpec.QueryType] = [.exact, .range, .match, .range]
+            for (configure, type) in zip([exact, range, match, code], types) {
                 let expected = try Self.ids(single, configure, type: type)
                 #expect(!expected.isEmpty)
                 #expect(try Self.ids(batched, configure, type: type) == expected)
@@ -120,6 +131,27 @@ import Testing
             #expect(try store.retrieve([2], from: "s").first?["code"] == "c1")
             #expect(stored.count == 199)
             #expect(try store.view().count(of: "s") == 200)
+        }
+    }
+
+    @Test func aFailingLargeBatchWithoutUniqueIndexesReportsItsFirstBadEntry() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Self.openStore(directory, "store", unique: false, documentBytes: 200)
+            defer { try? store.close() }
+            let long = ",\"pad\":\"" + String(repeating: "x", count: 200) + "\""
+            var batch = (1..<200).map { Self.document($0) }  // batch[i] is document i + 1
+            batch[190] = Self.document(191, extra: ",\"_soupEntryId\":\"x\"")
+            batch[150] = Self.document(151, extra: long)
+            #expect(Self.message { try store.upsert(json: batch, into: "s") }?.contains("Entry 150 ") == true)
+            batch[120] = Self.document(121, extra: long)
+            #expect(Self.message { try store.upsert(json: batch, into: "s") }?.contains("Entry 120 ") == true)
+            #expect(try store.view().count(of: "s") == 0)
+            batch[120] = Self.document(121)
+            batch[150] = Self.document(151)
+            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .invalidEntry)
+            batch[190] = Self.document(191)
+            #expect(try store.upsert(json: batch, into: "s").count == 199)
+            #expect(try store.retrieve([1], from: "s").first?["code"] == "c1")
         }
     }
 
