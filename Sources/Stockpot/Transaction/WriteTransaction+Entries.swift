@@ -186,9 +186,11 @@ extension WriteTransaction {
         reserveWrites(entries.count)
         if !soup.record.specs.contains(where: \.unique) {
             // Nothing can fail once every entry is prepared: the first error is the batch's.
-            let ready = try prepared.map { result throws(StockpotError) in try result.get() }
-            soup.insertNew(ready.map(\.indexed))
-            for entry in ready {
+            var indexed: [IndexedEntry] = []
+            indexed.reserveCapacity(prepared.count)
+            for result in prepared { indexed.append(try result.get().indexed) }
+            soup.insertNew(indexed)
+            for case .success(let entry) in prepared {
                 let id = try allocateID(&soup)
                 assert(id == entry.indexed.id)
                 recordPut(EntryKey(soup: soup.id, id: id), entry.record, encoded: entry.encoded)

@@ -22,8 +22,10 @@ struct CompressionJob: Sendable {
     /// The compressed bytes of each job, in order; nil where compressing does not pay.
     static func run(_ jobs: [CompressionJob]) -> [[UInt8]?] {
         // Each part compresses with its own pooled compressor.
-        Parallel.mapParts(count: jobs.count, minimumPerPart: parallelThreshold / 2) { range in
-            LZ4Compressor.withPooled { compressor in jobs[range].map { $0.compressed(with: compressor) } }
+        Parallel.mapParts(count: jobs.count, minimumPerPart: parallelThreshold / 2) { range, results in
+            LZ4Compressor.withPooled { compressor in
+                for position in range { results.set(position, jobs[position].compressed(with: compressor)) }
+            }
         }
     }
 

@@ -9,33 +9,45 @@ package enum Parallel {
     /// `transform` of every position in `0..<count`, in order; see
     /// ``mapParts(count:minimumPerPart:_:)`` for when it runs on several threads.
     package static func map<T>(count: Int, minimumPerPart: Int, _ transform: (Int) -> T) -> [T] {
-        mapParts(count: count, minimumPerPart: minimumPerPart) { range in range.map(transform) }
+        mapParts(count: count, minimumPerPart: minimumPerPart) { range, results in
+            for position in range { results.set(position, transform(position)) }
+        }
     }
 
-    /// The results of `transformPart` for contiguous parts of `0..<count`, joined in order;
-    /// each call returns one result per position of its range.
+    /// The results that `fillPart` sets for contiguous parts of `0..<count`, in order.
     ///
-    /// With at least `2 * minimumPerPart` items and more than one core, the positions are cut
-    /// into parts of at least `minimumPerPart`, one per core at most, run at once (a part may
-    /// keep its own scratch state, such as a reader or a compressor); otherwise one call on the
-    /// calling thread. `transformPart` must only read shared state.
-    package static func mapParts<T>(count: Int, minimumPerPart: Int, _ transformPart: (Range<Int>) -> [T]) -> [T] {
+    /// `fillPart` must set the result of every position of its range exactly once. With at
+    /// least `2 * minimumPerPart` items and more than one core, the positions are cut into
+    /// parts of at least `minimumPerPart`, one per core at most, filled at once (a part may
+    /// keep its own scratch state, such as a reader or a compressor); otherwise one call on
+    /// the calling thread fills them all. `fillPart` must only read shared state.
+    package static func mapParts<T>(
+        count: Int, minimumPerPart: Int, _ fillPart: (Range<Int>, Results<T>) -> Void
+    ) -> [T] {
         let parts = min(Cores.count, count / max(1, minimumPerPart))
-        guard parts > 1 else { return transformPart(0..<count) }
-        let results = withoutActuallyEscaping(transformPart) { transformPart in
-            // The closure is only called while concurrentPerform runs, inside this scope.
-            nonisolated(unsafe) let transformPart = transformPart
-            return [[T]](unsafeUninitializedCapacity: parts) { buffer, initialized in
-                // Each part initializes its own slot of the buffer: no lock needed.
-                nonisolated(unsafe) let slots = buffer
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    slots.initializeElement(
-                        at: part, to: transformPart((count * part / parts)..<(count * (part + 1) / parts)))
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let results = Results(slots: buffer)
+            if parts > 1 {
+                forEach(count: parts) { part in
+                    fillPart((count * part / parts)..<(count * (part + 1) / parts), results)
                 }
-                initialized = parts
+            } else {
+                fillPart(0..<count, results)
             }
+            initialized = count
         }
-        return Array(results.joined())
+    }
+
+    /// Where the parts of ``mapParts(count:minimumPerPart:_:)`` put their results: each
+    /// position is set once, by the part whose range holds it, so no lock is needed.
+    package struct Results<T>: @unchecked Sendable {
+        fileprivate let slots: UnsafeMutableBufferPointer<T>
+
+        /// Sets the result of `position` (once).
+        @inline(__always)
+        package func set(_ position: Int, _ value: T) {
+            slots.initializeElement(at: position, to: value)
+        }
     }
 }
 
