@@ -22,6 +22,8 @@ public final class Store: Sendable {
     private let published: Mutex<StoreState>
     /// Held by the one running write; `true` once the store is closed.
     private let writer = Mutex<Bool>(false)
+    /// Where committed transactions are freed, off the writer's thread.
+    let committed = CommittedTransactions()
 
     private init(directory: String, options: StoreOptions, engine: StorageEngine, state: StoreState) {
         self.directory = directory
@@ -61,6 +63,7 @@ public final class Store: Sendable {
         try writer.withLock { (closed) throws(StockpotError) in
             guard !closed else { return }
             closed = true
+            committed.drain()  // the last transactions' memory is freed before close returns
             do throws(StorageError) {
                 if engine.logBytesSinceSnapshot > 0 { try saveSnapshot() }
                 try engine.close()
@@ -89,10 +92,11 @@ public final class Store: Sendable {
     public func write<R>(_ body: (WriteTransaction) throws -> R) throws -> R {
         try writer.withLock { (closed) throws -> R in
             guard !closed else { throw StockpotError(.storeClosed, "The store at \(directory) is closed.") }
-            let transaction = WriteTransaction(
+            var transaction: WriteTransaction? = WriteTransaction(
                 base: published.withLock { $0 }, now: Self.currentMilliseconds(), limits: options.limits)
-            let result = try body(transaction)
-            try commit(transaction)
+            let result = try body(transaction!)
+            try commit(transaction!)
+            committed.release(transaction.take()!)
             return result
         }
     }

@@ -55,6 +55,7 @@ extension Store {
     ///
     /// - Throws: `io_error` when the directory cannot be read.
     public func stats() throws(StockpotError) -> StoreStats {
+        committed.drain()  // memory figures without garbage waiting to be freed
         let storage: StorageStatistics
         do {
             storage = try engine.statistics()
