@@ -2,10 +2,6 @@
 // value is compressed on its own against its key space's dictionary (docs/format/segment.md),
 // so the values of a batch can be compressed in any order, in parallel.
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One value of a batch to compress.
 struct CompressionJob: Sendable {
     /// The record's position in the batch.
@@ -33,9 +29,4 @@ struct CompressionJob: Sendable {
     func compressed(with compressor: LZ4Compressor) -> [UInt8]? {
         value.withUnsafeBytes { compressor.compress($0, dictionary: dictionary) }
     }
-}
-
-/// The number of cores, read once.
-enum Cores {
-    static let count: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

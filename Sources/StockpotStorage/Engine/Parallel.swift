@@ -4,6 +4,12 @@
 
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Order-preserving parallel map over item positions.
 package enum Parallel {
     /// `transform` of every position in `0..<count`, in order; see
@@ -66,4 +72,9 @@ extension Parallel {
             DispatchQueue.concurrentPerform(iterations: count) { position in task(position) }
         }
     }
+}
+
+/// The number of cores, read once.
+enum Cores {
+    static let count: Int = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

@@ -1,8 +1,6 @@
 // Recovery's events a chunk at a time: the values of a chunk are read, verified and
 // decompressed on every core, then the events go to the upper layer in key order.
 
-import Dispatch
-
 /// A run of recovery events waiting for their values.
 struct ReplayChunk {
     /// Events per chunk: enough to keep the cores busy, few enough (a few MB of values) to
@@ -58,25 +56,13 @@ struct ReplayChunk {
 
     /// The value at each location, in order, read on every core when there are enough.
     private static func values(at locations: [KeyLocation], in version: StorageVersion) -> [Result<[UInt8], StorageError>] {
-        guard locations.count >= parallelThreshold, Cores.count > 1 else {
+        Parallel.mapParts(count: locations.count, minimumPerPart: parallelThreshold / 2) { range, results in
+            // Each part reads with its own reader: no lock or shared reference count per value.
             var reader = ValueReader(version: version)
-            return locations.map { location in Result { () throws(StorageError) in try reader.value(at: location) } }
-        }
-        let parts = min(Cores.count, locations.count / (parallelThreshold / 2))
-        return [Result<[UInt8], StorageError>](unsafeUninitializedCapacity: locations.count) { buffer, count in
-            // Each part initializes its own disjoint range of the buffer, so no lock is needed.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-                let range = (locations.count * part / parts)..<(locations.count * (part + 1) / parts)
-                // Each part reads with its own reader: no lock or shared reference count per value.
-                var reader = ValueReader(version: version)
-                for index in range {
-                    let location = locations[index]
-                    slots.initializeElement(
-                        at: index, to: Result { () throws(StorageError) in try reader.value(at: location) })
-                }
+            for index in range {
+                let location = locations[index]
+                results.set(index, Result { () throws(StorageError) in try reader.value(at: location) })
             }
-            count = locations.count
         }
     }
 }
