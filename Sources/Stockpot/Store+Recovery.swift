@@ -4,6 +4,13 @@
 
 import StockpotIndex
 import StockpotStorage
+import Synchronization
+
+/// The store snapshot as decoded on another thread during the engine's open: the bytes it
+/// was decoded from, and the soups or the error.
+final class DecodedSnapshot: Sendable {
+    let result = Mutex<([UInt8], Result<(nextSoupID: UInt32, soups: [SoupState]), StockpotError>)?>(nil)
+}
 
 /// What recovery collects while the engine replays.
 private struct RecoveryWork {
@@ -22,12 +29,19 @@ extension Store {
     /// The store state the engine's snapshot and log describe.
     ///
     /// - Throws: `corruption` when a snapshot or record does not decode; `io_error`.
-    static func recoverState(_ engine: StorageEngine) throws(StockpotError) -> StoreState {
+    /// `decoded` may hold the snapshot already decoded during the engine's open; it is used
+    /// when it is the snapshot recovery delivers.
+    static func recoverState(_ engine: StorageEngine, decoded: DecodedSnapshot? = nil) throws(StockpotError) -> StoreState {
         var work = RecoveryWork(state: StoreState(view: engine.view()))
         do {
             try engine.recover { event in
                 switch event {
-                case .snapshot(let bytes, _): try work.loadSnapshot(bytes)
+                case .snapshot(let bytes, _):
+                    if let (decodedBytes, result) = decoded?.result.withLock({ $0 }), decodedBytes == bytes {
+                        try work.loadSnapshot(result.get())
+                    } else {
+                        try work.loadSnapshot(StoreSnapshot.decode(bytes))
+                    }
                 case .put(let key, let value): try work.put(key, value)
                 case .delete(let key): work.delete(key)
                 }
@@ -45,8 +59,8 @@ extension Store {
 }
 
 extension RecoveryWork {
-    mutating func loadSnapshot(_ bytes: [UInt8]) throws(StockpotError) {
-        let (nextSoupID, soups) = try StoreSnapshot.decode(bytes)
+    mutating func loadSnapshot(_ decoded: (nextSoupID: UInt32, soups: [SoupState])) {
+        let (nextSoupID, soups) = decoded
         state.nextSoupID = nextSoupID
         for soup in soups { state.put(soup) }
         hadSnapshot = true

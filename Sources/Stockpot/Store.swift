@@ -39,13 +39,19 @@ public final class Store: Sendable {
     /// - Complexity: Reads the newest index snapshot and the log written after it.
     public static func open(directory: String, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
         let engine: StorageEngine
+        // The snapshot of the indexes is decoded while the engine reads its hints and builds
+        // its key directory (on another thread), rather than after.
+        let decoded = DecodedSnapshot()
         do {
-            engine = try StorageEngine.open(directory: directory, options: options.storageOptions)
+            engine = try StorageEngine.open(directory: directory, options: options.storageOptions) { bytes in
+                let result = Result { () throws(StockpotError) in try StoreSnapshot.decode(bytes) }
+                decoded.result.withLock { $0 = (bytes, result) }
+            }
         } catch {
             throw StockpotError(error)
         }
         do {
-            let state = try recoverState(engine)
+            let state = try recoverState(engine, decoded: decoded)
             return Store(directory: directory, options: options, engine: engine, state: state)
         } catch {
             try? engine.close()

@@ -1,6 +1,9 @@
 // Opening a store: create it, or recover it from its manifest, segments, hints and snapshot,
 // following docs/durability.md ("Open and recovery").
 
+import Dispatch
+import Synchronization
+
 extension StorageEngine {
     /// Opens (or creates) the store in `directory` on the real file system.
     ///
@@ -10,14 +13,31 @@ extension StorageEngine {
         try open(directory: directory, options: options, fileSystem: RealFileSystem())
     }
 
-    /// Opens (or creates) the store in `directory` on `fileSystem`.
+    /// Opens (or creates) the store in `directory` on the real file system, handing the
+    /// snapshot's upper state to `restore` on another thread while the rest of the open (hint
+    /// files, the key directory) runs, so the upper layer's decoding overlaps the engine's.
+    ///
+    /// `restore` is called at most once, only when the store has a snapshot that verifies (the
+    /// same state ``recover(_:)`` later delivers), and has returned when `open` returns or
+    /// throws.
     package static func open(
-        directory: String, options: StorageOptions, fileSystem: any FileSystem
+        directory: String, options: StorageOptions,
+        restoringSnapshot restore: @escaping @Sendable (_ state: [UInt8]) -> Void
+    ) throws(StorageError) -> StorageEngine {
+        try open(directory: directory, options: options, fileSystem: RealFileSystem(), restoringSnapshot: restore)
+    }
+
+    /// Opens (or creates) the store in `directory` on `fileSystem`; `restore` as in
+    /// ``open(directory:options:restoringSnapshot:)``.
+    package static func open(
+        directory: String, options: StorageOptions, fileSystem: any FileSystem,
+        restoringSnapshot restore: (@Sendable (_ state: [UInt8]) -> Void)? = nil
     ) throws(StorageError) -> StorageEngine {
         try fileSystem.createDirectory(directory)
         let lock = try fileSystem.lockFile(directory + "/" + FileNames.lock)
         do throws(StorageError) {
             var opener = StoreOpener(directory: directory, options: options, fileSystem: fileSystem)
+            opener.restore = restore
             let (state, recovery) = try opener.run()
             let version = StorageVersion(
                 keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
@@ -34,12 +54,19 @@ extension StorageEngine {
     }
 }
 
+/// The snapshot file an open read on another thread, once it has.
+private final class SnapshotRead: Sendable {
+    let result = Mutex<Result<SnapshotFile?, StorageError>?>(nil)
+}
+
 /// The steps of one open, with what they found.
 struct StoreOpener {
     let directory: String
     let options: StorageOptions
     let fileSystem: any FileSystem
     var report = OpenReport()
+    /// Given the snapshot's upper state on another thread while the open goes on.
+    var restore: (@Sendable ([UInt8]) -> Void)?
     private var keys = KeyDirectory()
     /// Keys whose newest record is a delete, with that record's sequence.
     private var deletes: [[UInt8]: UInt64] = [:]
@@ -47,7 +74,7 @@ struct StoreOpener {
     private var highestSequence: UInt64 = 0
     /// Puts whose keys ascend strictly, in the order read, held for one bulk build of the key
     /// directory (a store written in key order is read as one such run).
-    private var ascendingRun: [(key: [UInt8], location: KeyLocation)] = []
+    private var ascendingRun = AscendingKeys()
     /// The records read that do not extend the run; applied one by one after the bulk build.
     private var deferred: [(key: [UInt8], tag: RecordTag, location: KeyLocation)] = []
 
@@ -68,7 +95,21 @@ struct StoreOpener {
         }
         for name in names where name.hasSuffix(".tmp") { try remove(name) }
 
-        let snapshot = readSnapshot(manifest)
+        // With an upper layer waiting for the snapshot, the snapshot is read, checked and
+        // handed to it on another thread while this one reads the hints and builds the key
+        // directory; the deferred wait joins that thread on every way out, errors included.
+        let background = DispatchGroup()
+        defer { background.wait() }
+        let snapshotRead = SnapshotRead()
+        if let restore {
+            DispatchQueue.global().async(group: background) { [directory, fileSystem] in
+                let result = Self.readSnapshot(manifest, directory: directory, fileSystem: fileSystem)
+                snapshotRead.result.withLock { $0 = result }
+                if case .success(let snapshot?) = result { restore(snapshot.upperState) }
+            }
+        } else {
+            snapshotRead.result.withLock { $0 = Self.readSnapshot(manifest, directory: directory, fileSystem: fileSystem) }
+        }
         var compression = CompressionState()
         var dictionaries: [UInt16: LZ4Dictionary] = [:]
         for entry in manifest.dictionaries {
@@ -89,11 +130,20 @@ struct StoreOpener {
         for sealed in manifest.sealedSegments {
             files[sealed.number] = try loadSealed(sealed)
         }
-        let (active, activeEnd, activeHints) = try loadActive(manifest.activeSegment)
+        let (active, activeEnd, activeHints, activeMinSequence, activeMaxSequence) = try loadActive(manifest.activeSegment)
         files[active.number] = active
         buildKeyDirectory()
 
         try removeOrphans(names: names, manifest: manifest, files: files)
+        background.wait()
+        let snapshot: SnapshotFile?
+        switch snapshotRead.result.withLock({ $0 }) {
+        case .success(let file)?: snapshot = file
+        case .failure(let error)?:
+            report.snapshotProblem = error
+            snapshot = nil
+        case nil: snapshot = nil  // not reached: the read has finished
+        }
         let highestFileNumber = names.compactMap { FileNames.parse($0)?.number }.max() ?? 0
         let covered = snapshot?.coveredSequence ?? 0
         let deletedAfterSnapshot = snapshot == nil ? [] : deletes.filter { $0.value > covered }.keys.sorted { $0.lexicographicallyPrecedes($1) }
@@ -104,9 +154,8 @@ struct StoreOpener {
             nextSequence: max(highestSequence, covered) + 1,
             keys: keys, segments: SegmentSet(files), dictionaries: DictionarySet(dictionaries),
             active: active, activeEnd: activeEnd,
-            activeMinSequence: activeHints.map(\.sequence).min(),
-            activeMaxSequence: activeHints.map(\.sequence).max() ?? 0,
-            activeHints: EncodedHints(activeHints), usage: usage, compression: compression)
+            activeMinSequence: activeMinSequence, activeMaxSequence: activeMaxSequence,
+            activeHints: activeHints, usage: usage, compression: compression)
         state.snapshotCoveredSequence = covered
         return (state, Recovery(snapshot: snapshot, deletedAfterSnapshot: deletedAfterSnapshot))
     }
@@ -163,17 +212,21 @@ struct StoreOpener {
         report.removedFiles.append(name)
     }
 
-    private mutating func readSnapshot(_ manifest: Manifest) -> SnapshotFile? {
-        guard manifest.snapshot != 0 else { return nil }
+    /// The snapshot the manifest names (`nil` when it names none), or why it is unusable.
+    /// Static, so that it can run on another thread while the open goes on.
+    private static func readSnapshot(
+        _ manifest: Manifest, directory: String, fileSystem: any FileSystem
+    ) -> Result<SnapshotFile?, StorageError> {
+        guard manifest.snapshot != 0 else { return .success(nil) }
         let name = FileNames.name(.snapshot, manifest.snapshot)
+        let reader = StoreOpener(directory: directory, options: StorageOptions(), fileSystem: fileSystem)
         do throws(StorageError) {
-            let bytes = try readWhole(name)
-            return try bytes.withBytes { (raw) throws(StorageError) in
-                try SnapshotFile.decode(raw, file: path(name))
-            }
+            let bytes = try reader.readWhole(name)
+            return .success(try bytes.withBytes { (raw) throws(StorageError) in
+                try SnapshotFile.decode(raw, file: reader.path(name))
+            })
         } catch {
-            report.snapshotProblem = error
-            return nil
+            return .failure(error)
         }
     }
 
@@ -196,47 +249,64 @@ struct StoreOpener {
         }
         usage[sealed.number, default: SegmentUsage(total: 0, dead: 0)].total += size
         file.seal(length: size)
-        if let hints = loadHints(sealed) {
-            // The header is checked even when the hints spare the scan.
-            let header = try handle.read(count: SegmentFormat.headerSize, at: 0)
-            try header.withBytes { (bytes) throws(StorageError) in
-                guard bytes.count == SegmentFormat.headerSize else {
-                    throw .corruption("The segment is shorter than its header.", file: path(name), offset: 0)
-                }
-                try SegmentFormat.verifyHeader(bytes, fileNumber: sealed.number, file: path(name))
-            }
-            for entry in hints {
-                collect(entry.key, tag: entry.tag, segment: sealed.number, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
-            }
-            return file
-        }
+        if try loadHints(sealed, checkingHeaderOf: handle) { return file }
         let bytes = try handle.read(count: size, at: 0)
         report.segmentBytesRead += bytes.count
         let scan = try bytes.withBytes { (raw) throws(StorageError) in
             try SegmentScanner.scan(raw, file: path(name), fileNumber: sealed.number, sealedLength: Int(sealed.length))
         }
         for record in scan.records {
-            collect(record.key, tag: record.header.tag, segment: sealed.number, offset: record.offset, length: record.header.recordLength, sequence: record.header.sequence)
+            record.key.withUnsafeBytes { key in
+                collect(key, tag: record.header.tag, segment: sealed.number, offset: record.offset, length: record.header.recordLength, sequence: record.header.sequence)
+            }
         }
         return file
     }
 
-    private mutating func loadHints(_ sealed: SealedSegment) -> [HintEntry]? {
+    /// Collects the records of `sealed` from its hint file, and returns whether it could; on
+    /// `false` (no hint file, or one that does not verify) nothing was collected and the
+    /// caller scans the segment. The segment's header is checked even when the hints spare
+    /// the scan.
+    private mutating func loadHints(_ sealed: SealedSegment, checkingHeaderOf handle: any FileHandle) throws(StorageError) -> Bool {
         let name = FileNames.name(.hint, sealed.number)
-        guard fileSystem.fileExists(path(name)) else { return nil }
+        guard fileSystem.fileExists(path(name)) else { return false }
+        // What was collected before this file, to undo a file that fails its later checks.
+        let runCount = ascendingRun.count
+        let deferredCount = deferred.count
+        let sequenceBefore = highestSequence
         do throws(StorageError) {
             let bytes = try readWhole(name)
             report.segmentBytesRead += bytes.count
-            return try bytes.withBytes { (raw) throws(StorageError) in
-                try HintFormat.decode(raw, segmentNumber: sealed.number, segmentLength: sealed.length, file: path(name))
+            // At most one entry per 25 bytes (24 fixed, a key of 1 or more); keys fit in the file.
+            ascendingRun.reserveCapacity(
+                keys: runCount + bytes.count / (HintFormat.entryFixedSize + 1), bytes: ascendingRun.byteCount + bytes.count)
+            try bytes.withBytes { (raw) throws(StorageError) in
+                try HintFormat.forEachEntry(raw, segmentNumber: sealed.number, segmentLength: sealed.length, file: path(name)) {
+                    entry, key in
+                    collect(key, tag: entry.tag, segment: sealed.number, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
+                }
             }
         } catch {
+            ascendingRun.removeLast(after: runCount)
+            deferred.removeSubrange(deferredCount...)
+            highestSequence = sequenceBefore
             report.hintProblems.append(error)
-            return nil
+            return false
         }
+        let segmentName = FileNames.name(.segment, sealed.number)
+        let header = try handle.read(count: SegmentFormat.headerSize, at: 0)
+        try header.withBytes { (bytes) throws(StorageError) in
+            guard bytes.count == SegmentFormat.headerSize else {
+                throw .corruption("The segment is shorter than its header.", file: path(segmentName), offset: 0)
+            }
+            try SegmentFormat.verifyHeader(bytes, fileNumber: sealed.number, file: path(segmentName))
+        }
+        return true
     }
 
-    private mutating func loadActive(_ number: UInt64) throws(StorageError) -> (SegmentFile, Int, [HintEntry]) {
+    private mutating func loadActive(
+        _ number: UInt64
+    ) throws(StorageError) -> (SegmentFile, Int, EncodedHints, minSequence: UInt64?, maxSequence: UInt64) {
         let name = FileNames.name(.segment, number)
         let handle: any FileHandle
         do throws(StorageError) {
@@ -258,52 +328,47 @@ struct StoreOpener {
             try handle.sync()
         }
         usage[number, default: SegmentUsage(total: 0, dead: 0)].total += scan.validEnd
-        var hints: [HintEntry] = []
-        hints.reserveCapacity(scan.records.count)
+        var hints = EncodedHints()
+        hints.reserveCapacity(scan.records.reduce(0) { $0 + HintFormat.entryFixedSize + $1.key.count })
+        var minSequence: UInt64?
+        var maxSequence: UInt64 = 0
         for record in scan.records {
             let header = record.header
-            collect(record.key, tag: header.tag, segment: number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
-            hints.append(HintEntry(
+            record.key.withUnsafeBytes { key in
+                collect(key, tag: header.tag, segment: number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
+            }
+            hints.append(
                 tag: header.tag, flags: header.flags, key: record.key, offset: record.offset,
-                recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength))
+                recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
+            minSequence = min(minSequence ?? header.sequence, header.sequence)
+            maxSequence = max(maxSequence, header.sequence)
         }
-        return (file, scan.validEnd, hints)
+        return (file, scan.validEnd, hints, minSequence, maxSequence)
     }
 
     /// Notes one record read from a segment or hint file. Puts that extend the ascending run
     /// wait for the bulk build; the others are applied after it. Since the newest record of a
     /// key wins by sequence, not by the order records are applied, the result is the same as
     /// applying every record in the order read.
-    private mutating func collect(_ key: [UInt8], tag: RecordTag, segment: UInt64, offset: Int, length: Int, sequence: UInt64) {
+    private mutating func collect(_ key: UnsafeRawBufferPointer, tag: RecordTag, segment: UInt64, offset: Int, length: Int, sequence: UInt64) {
         highestSequence = max(highestSequence, sequence)
         let location = KeyLocation(
             segment: UInt32(truncatingIfNeeded: segment), offset: UInt32(truncatingIfNeeded: offset),
             length: UInt32(truncatingIfNeeded: length), sequence: sequence, kind: tag.rawValue)
-        if tag != .delete, ascendingRun.last.map({ Self.precedes($0.key, key) }) ?? true {
-            ascendingRun.append((key, location))
-        } else {
-            deferred.append((key, tag, location))
+        if tag != .delete, ascendingRun.appendIfAscending(key, location) {
+            return
         }
+        deferred.append((Array(key), tag, location))
     }
 
     /// Builds the key directory from the ascending run in one pass, then applies the other records.
     private mutating func buildKeyDirectory() {
         keys = KeyDirectory(ascending: ascendingRun)
-        ascendingRun = []
+        ascendingRun = AscendingKeys()
         let others = deferred
         deferred = []
         for record in others {
             apply(record.key, tag: record.tag, location: record.location)
-        }
-    }
-
-    /// Whether `a` sorts strictly before `b` (unsigned bytes, a prefix first).
-    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBytes { a in
-            b.withUnsafeBytes { b in
-                guard let x = a.baseAddress, let y = b.baseAddress else { return a.count < b.count }
-                return KeyDirectoryNodeBlock.compare(x, a.count, y, b.count) < 0
-            }
         }
     }
 

@@ -23,6 +23,11 @@ package struct EncodedHints: Sendable {
         }
     }
 
+    /// Room for `byteCount` bytes of entries, to avoid regrowing.
+    package mutating func reserveCapacity(_ byteCount: Int) {
+        bytes.reserveCapacity(byteCount)
+    }
+
     /// Appends one record's entry.
     ///
     /// - Precondition: the fields fit the entry's sizes (key at most 65,535 bytes, offset and

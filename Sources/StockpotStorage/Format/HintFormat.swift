@@ -87,6 +87,44 @@ package enum HintFormat {
     package static func decode(
         _ bytes: UnsafeRawBufferPointer, segmentNumber: UInt64, segmentLength: UInt64, file: String
     ) throws(StorageError) -> [HintEntry] {
+        var entries: [HintEntry] = []
+        try forEachEntry(bytes, segmentNumber: segmentNumber, segmentLength: segmentLength, file: file) { entry, key in
+            entries.append(
+                HintEntry(
+                    tag: entry.tag, flags: entry.flags, key: Array(key), offset: entry.offset,
+                    recordLength: entry.recordLength, sequence: entry.sequence, originalLength: entry.originalLength))
+        }
+        return entries
+    }
+
+    /// The fields of one hint entry but its key, as ``forEachEntry(_:segmentNumber:segmentLength:file:_:)``
+    /// hands them over.
+    package struct Fields {
+        /// The record's tag.
+        package var tag: RecordTag
+        /// The record's flags.
+        package var flags: RecordFlags
+        /// The record's offset in the segment.
+        package var offset: Int
+        /// The record's length, `36 + K + V`.
+        package var recordLength: Int
+        /// The record's sequence number.
+        package var sequence: UInt64
+        /// The value's length before compression.
+        package var originalLength: Int
+    }
+
+    /// Checks the hint file of segment `segmentNumber` as ``decode(_:segmentNumber:segmentLength:file:)``
+    /// does, calling `body` with each entry's fields and key bytes (valid only during the call)
+    /// in file order, without an allocation per entry. `body` sees entries before the file's
+    /// last checks pass: a caller keeps nothing it was given when this throws.
+    ///
+    /// - Throws: as ``decode(_:segmentNumber:segmentLength:file:)``.
+    /// - Complexity: O(file length).
+    package static func forEachEntry(
+        _ bytes: UnsafeRawBufferPointer, segmentNumber: UInt64, segmentLength: UInt64, file: String,
+        _ body: (Fields, UnsafeRawBufferPointer) -> Void
+    ) throws(StorageError) {
         try FormatHeader.verifyMagicAndVersion(
             bytes, magic: FormatHeader.hintMagic, minimumLength: headerSize + trailerSize,
             what: "hint file", file: file)
@@ -105,7 +143,9 @@ package enum HintFormat {
             length == segmentLength,
             "The hint file describes a segment of \(length) bytes; the manifest says \(segmentLength).",
             file: file, offset: 24)
-        var entries: [HintEntry] = []
+        var count = 0
+        var lastEntryAt = headerSize
+        var lastEndsBatch = true
         var reader = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[0..<trailer]), offset: headerSize)
         var expectedOffset = SegmentFormat.headerSize
         while !reader.isAtEnd {
@@ -136,24 +176,25 @@ package enum HintFormat {
                 "A hint entry is at segment offset \(offset); the previous record ends at \(expectedOffset).",
                 file: file, offset: at + 4)
             expectedOffset += recordLength
-            entries.append(
-                HintEntry(
-                    tag: tag, flags: flags, key: Array(key), offset: offset,
-                    recordLength: recordLength, sequence: sequence, originalLength: originalLength))
+            count += 1
+            lastEntryAt = at
+            lastEndsBatch = flags.contains(.batchEnd)
+            body(
+                Fields(
+                    tag: tag, flags: flags, offset: offset, recordLength: recordLength, sequence: sequence,
+                    originalLength: originalLength),
+                key)
         }
-        let count = bytes.getUInt64LE(at: trailer) ?? 0
+        let counted = bytes.getUInt64LE(at: trailer) ?? 0
         try FormatHeader.require(
-            count == UInt64(entries.count),
-            "The hint trailer counts \(count) entries; the file holds \(entries.count).",
+            counted == UInt64(count),
+            "The hint trailer counts \(counted) entries; the file holds \(count).",
             file: file, offset: trailer)
         try FormatHeader.require(
             UInt64(expectedOffset) == segmentLength,
             "The hint entries end at segment offset \(expectedOffset), not at its length \(segmentLength).",
             file: file, offset: trailer)
         try FormatHeader.require(
-            entries.last?.flags.contains(.batchEnd) ?? true,
-            "The last hint entry does not end a batch.", file: file,
-            offset: headerSize + entries.dropLast().reduce(0) { $0 + entryFixedSize + $1.key.count })
-        return entries
+            lastEndsBatch, "The last hint entry does not end a batch.", file: file, offset: lastEntryAt)
     }
 }
