@@ -93,14 +93,15 @@ final class SQLTableLoader {
     }
 
     /// Tells the column cache how many documents this statement read for fields that are all
-    /// indexed; once statements have read enough, the columns are read off the indexes now,
-    /// so that later statements find them cached.
+    /// indexed; once statements have read enough, the columns are read off the indexes now
+    /// (but the supplied field's, whose value the walk gives), so that later statements find
+    /// them cached.
     func reportDemand() {
         guard !fromIndexes, documentsRead > 0, let fieldIndexes,
             let first = fieldIndexes.compactMap({ $0 }).first
         else { return }
         if SQLColumnCache.shared.recordDemand(documentsRead, for: first) {
-            _ = SQLColumnVectors(fieldIndexes)
+            _ = SQLColumnVectors(fieldIndexes, skipping: suppliedField)
         }
         documentsRead = 0
     }
