@@ -12,6 +12,8 @@ struct StoreSQLCatalog: SQLCatalog {
     func soup(named name: String) -> (any SQLSoup)? {
         state.soup(named: name).map { SoupQuerySource(soup: $0, read: read) }
     }
+
+    var schemaVersion: UInt64? { state.schemaVersion }
 }
 
 extension SoupQuerySource: SQLSoup {

@@ -106,17 +106,18 @@ extension StoreView {
     /// A row as JSON values in `values` (replaced); `{soup:_soup}` columns parsed into their
     /// documents.
     private static func jsonRow(_ row: [SQLValue], documents: Set<Int>, into values: inout [JSONValue]) throws(QueryError) {
-        values.removeAll(keepingCapacity: true)
-        values.reserveCapacity(row.count)
-        for (i, value) in row.enumerated() {
-            if !documents.isEmpty, documents.contains(i), case .text(let text) = value {
+        // Assigned in place: the buffer is the caller's only copy again once its closure has
+        // returned, so no row allocates.
+        if values.count != row.count { values = Array(repeating: .null, count: row.count) }
+        for i in row.indices {
+            if !documents.isEmpty, documents.contains(i), case .text(let text) = row[i] {
                 do {
-                    values.append(try DocumentDecoding.parse(Array(text.utf8)))
+                    values[i] = try DocumentDecoding.parse(Array(text.utf8))
                 } catch {
                     throw QueryError(.corruption, error.message)
                 }
             } else {
-                values.append(value.jsonValue)
+                values[i] = row[i].jsonValue
             }
         }
     }

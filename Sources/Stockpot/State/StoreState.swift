@@ -3,14 +3,21 @@
 // took while writes go on.
 
 import StockpotStorage
+import Synchronization
 
 /// Everything a reader needs, immutable once published. Copies are O(1).
 struct StoreState: Sendable {
-    /// Soups by id.
-    var soups: [UInt32: SoupState] = [:]
+    /// Soups by id. Changed only through ``put(_:)`` and ``remove(soup:)``, which keep
+    /// ``schemaVersion``.
+    private(set) var soups: [UInt32: SoupState] = [:]
     /// Soup ids by name. Names are data, compared by their UTF-8 bytes (not by Unicode
     /// equivalence, which `String`'s `==` uses).
-    var soupIDs: [SoupName: UInt32] = [:]
+    private(set) var soupIDs: [SoupName: UInt32] = [:]
+    /// Names the catalog's shape (which soups exist, their names and index specs): a number
+    /// unique in the process, taken afresh whenever the shape changes, so two states with the
+    /// same number have the same soups and specs (entries may differ). A prepared Smart SQL
+    /// statement compares it instead of checking every soup it reads.
+    private(set) var schemaVersion = StoreState.newSchemaVersion()
     /// The id the next registered soup gets; ids are never reused.
     var nextSoupID: UInt32 = 1
     /// The engine state the indexes describe.
@@ -52,6 +59,10 @@ struct StoreState: Sendable {
 
     /// Adds or replaces a soup.
     mutating func put(_ soup: SoupState) {
+        // Array `==` sees shared storage first, so a write that keeps the specs costs little.
+        let old = soups[soup.id]
+        let sameShape = old.map { $0.record.name.utf8Equals(soup.record.name) && $0.record.specs == soup.record.specs } ?? false
+        if !sameShape { schemaVersion = Self.newSchemaVersion() }
         soups[soup.id] = soup
         soupIDs[SoupName(soup.name)] = soup.id
     }
@@ -60,6 +71,15 @@ struct StoreState: Sendable {
     mutating func remove(soup id: UInt32) {
         guard let soup = soups.removeValue(forKey: id) else { return }
         soupIDs[SoupName(soup.name)] = nil
+        schemaVersion = Self.newSchemaVersion()
+    }
+
+    /// The last schema version handed out, by any store of the process.
+    private static let lastSchemaVersion = Atomic<UInt64>(0)
+
+    /// A schema version no state of the process has had.
+    private static func newSchemaVersion() -> UInt64 {
+        lastSchemaVersion.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     /// The stored entry `id` of soup `soup`, if it exists in the engine view.

@@ -43,6 +43,10 @@ package enum SmartSQLQuery {
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
         let (statement, soups) = try prepare(text, arguments: arguments, catalog: catalog)
+        if let scan = statement.indexScan {
+            try scan.run(soups[0]) { row throws(QueryError) -> Bool in try body(row, []) }
+            return
+        }
         let executor = SQLExecutor(
             frame: RowFrame(slots: statement.slotCount, aggregates: statement.aggregateCount), soups: soups,
             arguments: arguments)

@@ -19,16 +19,17 @@ final class SQLExecutor {
         for loader in loaders { loader?.reportDemand() }
     }
 
-    /// Row loaders by table slot, made on first use.
-    private var loaders: [SQLTableLoader?]
+    /// Row loaders by table slot, made on first use. Read for every row; unchecked as the
+    /// frame's properties are (see ``RowFrame``): one executor per run on one thread.
+    @exclusivity(unchecked) private var loaders: [SQLTableLoader?]
     /// Parsed match expressions' results by slot, path and text.
     private var matchCache: [MatchCacheKey: Set<Int64>] = [:]
     /// Hash tables of unindexed fields by slot and field.
     private var hashTables: [HashTableKey: [SQLValue: [Int64]]] = [:]
     /// The values of uncorrelated subqueries, after their first run.
     private var subqueryLists: [ObjectIdentifier: SQLInList] = [:]
-    /// By slot: the ordered index of its access path, once looked up.
-    private var accessIndexes: [OrderedIndex?]
+    /// By slot: the ordered index of its access path, once looked up (unchecked as above).
+    @exclusivity(unchecked) private var accessIndexes: [OrderedIndex?]
 
     private struct MatchCacheKey: Hashable {
         var slot: Int

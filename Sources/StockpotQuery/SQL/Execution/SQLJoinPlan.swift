@@ -6,8 +6,10 @@ import StockpotIndex
 
 /// How one SELECT walks its soups.
 struct SQLJoinPlan {
-    /// One soup of FROM.
-    struct Level {
+    /// One soup of FROM. A class: the executor reads a level for every row of the level
+    /// before it, and a struct copy would retain each of its arrays every time. Changed only
+    /// while the plan is made.
+    final class Level {
         /// Whether it is the right side of a LEFT JOIN.
         var isLeft: Bool
         /// A LEFT JOIN's `ON` conjuncts that the access path does not answer: whether a row
@@ -22,6 +24,13 @@ struct SQLJoinPlan {
         var answersEverything: Bool { joinConditions.isEmpty && conditions.isEmpty }
         /// Visit the access path's rows in descending order (an index order read backwards).
         var descending = false
+
+        init(isLeft: Bool, joinConditions: [BoundExpression], conditions: [BoundExpression], access: SQLAccessPath) {
+            self.isLeft = isLeft
+            self.joinConditions = joinConditions
+            self.conditions = conditions
+            self.access = access
+        }
     }
 
     var levels: [Level] = []

@@ -6,7 +6,8 @@
 import Synchronization
 
 /// A bound statement and what it was bound against. @unchecked Sendable: immutable once made
-/// (binding is over; every run keeps its own state in its executor and frame).
+/// (binding is over; every run keeps its own state in its executor and frame), but for
+/// atomics and mutex-guarded memos.
 final class SQLPreparedStatement: @unchecked Sendable {
     let select: BoundSelect
     let slotCount: Int
@@ -17,6 +18,8 @@ final class SQLPreparedStatement: @unchecked Sendable {
     let schemas: [SQLSoupSchema]
     /// By row slot, when the statement has a MATCH: the soup's full-text setup when bound.
     let fullText: [SQLFullTextShape]?
+    /// The index walk that answers the whole statement, when it has that shape.
+    let indexScan: SQLIndexScan?
 
     init(select: BoundSelect, binder: SQLBinder) {
         self.select = select
@@ -25,17 +28,30 @@ final class SQLPreparedStatement: @unchecked Sendable {
         placeholderCount = binder.placeholdersUsed
         schemas = (0..<binder.slotCount).map { SQLSoupSchema(binder.soup(ofSlot: $0)) }
         fullText = binder.usesFullText ? (0..<binder.slotCount).map { SQLFullTextShape(binder.soup(ofSlot: $0)) } : nil
+        indexScan = SQLIndexScan(select)
     }
 
+    /// The last catalog schema version (``SQLCatalog/schemaVersion``) whose soups were
+    /// found to have the schemas bound against; 0 for none yet.
+    private let checkedSchemaVersion = Atomic<UInt64>(0)
+
     /// The catalog's soup for each row slot, or nil when one is gone or its schema changed.
+    /// A catalog of the schema version last checked is not checked again (its soups have the
+    /// same specs), so a run of an unchanged schema only looks its soups up.
     func soups(in catalog: any SQLCatalog) -> [any SQLSoup]? {
+        let version = catalog.schemaVersion
+        let checked = version != nil && version == checkedSchemaVersion.load(ordering: .relaxed)
         var soups: [any SQLSoup] = []
         soups.reserveCapacity(schemas.count)
         for (slot, schema) in schemas.enumerated() {
-            guard let soup = catalog.soup(named: schema.name), schema.matches(soup) else { return nil }
-            if let fullText, fullText[slot] != SQLFullTextShape(soup) { return nil }
+            guard let soup = catalog.soup(named: schema.name) else { return nil }
+            if !checked {
+                guard schema.matches(soup) else { return nil }
+                if let fullText, fullText[slot] != SQLFullTextShape(soup) { return nil }
+            }
             soups.append(soup)
         }
+        if !checked, let version { checkedSchemaVersion.store(version, ordering: .relaxed) }
         return soups
     }
 }
@@ -54,9 +70,16 @@ struct SQLFullTextShape: Equatable {
 
 /// Prepared statements by text, the least recently used dropped first. Thread-safe.
 final class SQLPreparedCache: Sendable {
-    private struct Entry {
+    /// A class, so that a lookup stamps its use without writing the dictionary again (which
+    /// would hash the text a second time).
+    private final class Entry {
         let statement: SQLPreparedStatement
         var lastUse: UInt64
+
+        init(statement: SQLPreparedStatement, lastUse: UInt64) {
+            self.statement = statement
+            self.lastUse = lastUse
+        }
     }
 
     private struct State {
@@ -74,10 +97,9 @@ final class SQLPreparedCache: Sendable {
     /// The statement prepared for `text`, if any.
     func statement(for text: String) -> SQLPreparedStatement? {
         state.withLock { state in
-            guard var entry = state.entries[text] else { return nil }
+            guard let entry = state.entries[text] else { return nil }
             state.clock += 1
             entry.lastUse = state.clock
-            state.entries[text] = entry
             return entry.statement
         }
     }

@@ -41,4 +41,13 @@ extension SQLSoup {
 package protocol SQLCatalog {
     /// The soup named `name` (compared by bytes), or nil.
     func soup(named name: String) -> (any SQLSoup)?
+    /// A number naming the shape of the catalog (which soups exist, their names and index
+    /// specs), unique in the process: two catalogs with the same number have the same shape.
+    /// Nil when the catalog has none (every prepared statement then checks its soups).
+    var schemaVersion: UInt64? { get }
+}
+
+extension SQLCatalog {
+    /// None: prepared statements check their soups at every run.
+    package var schemaVersion: UInt64? { nil }
 }

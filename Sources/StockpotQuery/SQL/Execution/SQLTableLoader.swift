@@ -18,11 +18,13 @@ final class SQLTableLoader {
     private let fromIndexes: Bool
     /// A field the caller always supplies (the index being walked), left out of the vectors.
     private let suppliedField: Int?
-    private var vectors: SQLColumnVectors?
+    /// Read for every row; unchecked at run time as the frame's properties are (see
+    /// ``RowFrame``): a loader serves one run on one thread.
+    @exclusivity(unchecked) private var vectors: SQLColumnVectors?
     /// Documents read, reported to the column cache when the statement ends.
-    private var documentsRead = 0
+    @exclusivity(unchecked) private var documentsRead = 0
     /// The extractor's values for the last document (storage reused).
-    private var extracted: [IndexValue] = []
+    @exclusivity(unchecked) private var extracted: [IndexValue] = []
 
     /// A loader of `table`'s rows from `soup`; with `fromIndexes` (every field indexed), the
     /// values come from the ordered indexes instead of the documents.
@@ -93,14 +95,15 @@ final class SQLTableLoader {
     }
 
     /// Tells the column cache how many documents this statement read for fields that are all
-    /// indexed; once statements have read enough, the columns are read off the indexes now,
-    /// so that later statements find them cached.
+    /// indexed; once statements have read enough, the columns are read off the indexes now
+    /// (but the supplied field's, whose value the walk gives), so that later statements find
+    /// them cached.
     func reportDemand() {
         guard !fromIndexes, documentsRead > 0, let fieldIndexes,
             let first = fieldIndexes.compactMap({ $0 }).first
         else { return }
         if SQLColumnCache.shared.recordDemand(documentsRead, for: first) {
-            _ = SQLColumnVectors(fieldIndexes)
+            _ = SQLColumnVectors(fieldIndexes, skipping: suppliedField)
         }
         documentsRead = 0
     }

@@ -1,0 +1,240 @@
+// A compiled pipeline for the simplest ordered statement: one soup, no condition, rows in the
+// order of one of its ordered indexes, every result column a value an index holds. The index
+// is walked from OFFSET and stops after LIMIT rows; the walked value comes off the index entry,
+// the other values by entry id from their cached columns (or, until statements have read
+// enough to cache them, from the documents). No executor, frame or expression is involved.
+
+import StockpotIndex
+import StockpotJSON
+import Synchronization
+
+/// An index walk that answers a whole statement. Immutable; shared by every run of a prepared
+/// statement (each run takes the soup's indexes of that run).
+struct SQLIndexScan {
+    /// Where one result column's value comes from.
+    enum Source {
+        /// The value of the index entry being visited.
+        case walked
+        /// The entry id.
+        case entryID
+        /// The value of field `field` of the table, read by entry id.
+        case field(Int)
+    }
+
+    let table: BoundTable
+    /// The field whose ordered index is walked.
+    let walkedField: SQLField
+    /// Its position among the table's fields.
+    let walkedFieldIndex: Int
+    let descending: Bool
+    let offset: Int
+    let limit: Int?
+    /// Per result column.
+    let sources: [Source]
+    /// The table's fields read by id (neither walked nor the entry id), each with an ordered
+    /// index, in field order.
+    let fieldsByID: [Int]
+    /// Their columns at the last run that found them cached.
+    private let lastColumns = SQLColumnMemo()
+
+    /// The scan that answers `select`, when it has the shape: one soup, no WHERE, GROUP BY,
+    /// aggregate or DISTINCT, an ORDER BY that an ordered index gives (planned as a walk of
+    /// that index, see ``SQLJoinPlan``), and result columns that are plain fields of the soup,
+    /// each the entry id or a value an ordered index holds exactly. Nil otherwise (the
+    /// executor runs the statement).
+    init?(_ select: BoundSelect) {
+        guard select.tables.count == 1, select.joins.isEmpty, select.whereCondition == nil, !select.isAggregate,
+            !select.distinct, select.having == nil, select.groupBy.isEmpty, select.plan.orderIsGiven,
+            select.plan.levels.count == 1, select.plan.levels[0].answersEverything,
+            case .indexRange(let walked, let bounds) = select.plan.levels[0].access, bounds.isEmpty
+        else { return nil }
+        let table = select.tables[0]
+        guard let walkedFieldIndex = table.fields.firstIndex(of: walked) else { return nil }
+        var fieldsByID: [Int] = []
+        for (number, field) in table.fields.enumerated() where number != walkedFieldIndex && field != .entryID {
+            guard SQLAccessPlanner.orderedIndexSpec(of: field, in: table.schema) != nil else { return nil }
+            fieldsByID.append(number)
+        }
+        var sources: [Source] = []
+        for column in select.columns {
+            guard case .column(let slot, let field, _) = column, slot == table.slot else { return nil }
+            if field == walkedFieldIndex {
+                sources.append(.walked)
+            } else if table.fields[field] == .entryID {
+                sources.append(.entryID)
+            } else {
+                sources.append(.field(field))
+            }
+        }
+        self.table = table
+        walkedField = walked
+        self.walkedFieldIndex = walkedFieldIndex
+        descending = select.plan.levels[0].descending
+        offset = select.offset
+        limit = select.limit
+        self.sources = sources
+        self.fieldsByID = fieldsByID
+    }
+
+    /// Runs the scan over `soup`, calling `emit` with each row (one buffer, reused) until it
+    /// returns false.
+    func run(_ soup: any SQLSoup, _ emit: ([SQLValue]) throws(QueryError) -> Bool) throws(QueryError) {
+        if limit == 0 { return }
+        guard let index = SQLAccessPlanner.orderedIndex(of: walkedField, in: soup, schema: table.schema) else {
+            throw QueryError(.internal, "Soup \"\(table.schema.name)\" has no ordered index for a planned walk.")
+        }
+        guard offset < index.count else { return }
+        if let columns = cachedColumns(soup) {
+            try walk(index, columns, emit)
+        } else {
+            try walkReadingDocuments(index, soup, emit)
+        }
+    }
+
+    /// Where one result column's value comes from in a run with cached columns.
+    private enum RowSource {
+        case walked
+        case entryID
+        case column(SQLColumn)
+    }
+
+    /// The walk when every field read by id has a cached column (`columns`, by field).
+    private func walk(
+        _ index: OrderedIndex, _ columns: [SQLColumn?], _ emit: ([SQLValue]) throws(QueryError) -> Bool
+    ) throws(QueryError) {
+        var rowSources: [RowSource] = []
+        rowSources.reserveCapacity(sources.count)
+        for source in sources {
+            switch source {
+            case .walked: rowSources.append(.walked)
+            case .entryID: rowSources.append(.entryID)
+            case .field(let field):
+                guard let column = columns[field] else { throw QueryError(.internal, "A scanned field has no column.") }
+                rowSources.append(.column(column))
+            }
+        }
+        var row = [SQLValue](repeating: .null, count: sources.count)
+        var emitted = 0
+        var failure: QueryError?
+        index.forEachBorrowed(from: offset, descending: descending) { entry in
+            let id = entry.id
+            for i in rowSources.indices {
+                switch rowSources[i] {
+                case .walked: row[i] = SQLValue(entry.value)
+                case .entryID: row[i] = .integer(id)
+                case .column(let column): row[i] = column.value(of: id)
+                }
+            }
+            emitted += 1
+            do throws(QueryError) {
+                guard try emit(row) else { return false }
+            } catch {
+                failure = error
+                return false
+            }
+            return limit.map { emitted < $0 } ?? true
+        }
+        if let failure { throw failure }
+    }
+
+    /// The walk before the columns are cached: each row's other values from its document
+    /// (which tells the column cache how many documents statements read for these fields).
+    private func walkReadingDocuments(
+        _ index: OrderedIndex, _ soup: any SQLSoup, _ emit: ([SQLValue]) throws(QueryError) -> Bool
+    ) throws(QueryError) {
+        let loader = SQLTableLoader(table: table, soup: soup, suppliedField: walkedFieldIndex)
+        defer { loader.reportDemand() }
+        var values: [SQLValue] = []
+        var row = [SQLValue](repeating: .null, count: sources.count)
+        var emitted = 0
+        var failure: QueryError?
+        index.forEachBorrowed(from: offset, descending: descending) { entry in
+            do throws(QueryError) {
+                let walked = entry.value
+                // An entry of the index without a stored entry (never, in a consistent store)
+                // gives no row, as in the executor.
+                guard try loader.load(entry.id, known: (walkedFieldIndex, walked), into: &values) else { return true }
+                for (i, source) in sources.enumerated() {
+                    switch source {
+                    case .walked: row[i] = SQLValue(walked)
+                    case .entryID: row[i] = .integer(entry.id)
+                    case .field(let field): row[i] = values[field]
+                    }
+                }
+                emitted += 1
+                guard try emit(row) else { return false }
+                return limit.map { emitted < $0 } ?? true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// By field of the table: the cached column of each field read by id (nil for the
+    /// others), when every one of them is cached.
+    private func cachedColumns(_ soup: any SQLSoup) -> [SQLColumn?]? {
+        if fieldsByID.isEmpty { return [] }
+        var indexes: [OrderedIndex?] = []
+        indexes.reserveCapacity(fieldsByID.count)
+        for field in fieldsByID {
+            indexes.append(SQLAccessPlanner.orderedIndex(of: table.fields[field], in: soup, schema: table.schema))
+        }
+        let cached: [SQLColumn?]
+        if let remembered = lastColumns.columns(of: indexes) {
+            cached = remembered
+        } else {
+            guard let found = SQLColumnCache.shared.cachedColumns(of: indexes) else { return nil }
+            lastColumns.remember(found, of: indexes)
+            cached = found
+        }
+        var columns = [SQLColumn?](repeating: nil, count: table.fields.count)
+        for (field, column) in zip(fieldsByID, cached) { columns[field] = column }
+        return columns
+    }
+}
+
+/// The columns a statement found cached at its last run, by index version, holding neither
+/// (a write makes new index versions; a column the cache drops is dropped here too), so that
+/// a run of an unchanged soup skips the cache's lookups. Thread-safe.
+final class SQLColumnMemo: Sendable {
+    private struct Remembered {
+        var versions: [SQLWeakIndexVersion]
+        var columns: [SQLWeakColumn]
+    }
+
+    private let state = Mutex<Remembered?>(nil)
+
+    /// The columns remembered for exactly these index versions, when all are still alive.
+    func columns(of indexes: [OrderedIndex?]) -> [SQLColumn?]? {
+        state.withLock { remembered -> [SQLColumn?]? in
+            guard let remembered, remembered.versions.count == indexes.count else { return nil }
+            var columns: [SQLColumn?] = []
+            columns.reserveCapacity(indexes.count)
+            for (i, index) in indexes.enumerated() {
+                guard let index else {
+                    columns.append(nil)
+                    continue
+                }
+                guard let token = index.versionToken, remembered.versions[i].object === token,
+                    let column = remembered.columns[i].column
+                else { return nil }
+                columns.append(column)
+            }
+            return columns
+        }
+    }
+
+    /// Remembers `columns`, the cached columns of `indexes` (nil for a nil index).
+    func remember(_ columns: [SQLColumn?], of indexes: [OrderedIndex?]) {
+        let versions = indexes.map { SQLWeakIndexVersion(object: $0?.versionToken) }
+        let weakColumns = columns.map { SQLWeakColumn(column: $0) }
+        state.withLock { $0 = Remembered(versions: versions, columns: weakColumns) }
+    }
+}
+
+/// A column remembered without keeping it alive.
+struct SQLWeakColumn: Sendable {
+    weak var column: SQLColumn?
+}
