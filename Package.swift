@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(
             name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash",
             providers: [.apt(["libxxhash-dev"])]),
+        // A header-only shim over the compiler's prefetch builtin (no library to link).
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         .systemLibrary(
             name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
             providers: [.apt(["libutf8proc-dev"])]),
@@ -32,7 +34,7 @@ let package = Package(
 
         .target(name: "StockpotJSON", path: "Sources/StockpotJSON"),
         .target(
-            name: "StockpotStorage", dependencies: ["CLZ4", "CXXHash"],
+            name: "StockpotStorage", dependencies: ["CLZ4", "CXXHash", "CPrefetch"],
             path: "Sources/StockpotStorage"),
 
         .target(

@@ -43,8 +43,13 @@ public struct StoreView: Sendable {
         var documents: [[UInt8]] = []
         documents.reserveCapacity(ids.count)
         // The engine's key directory alone says whether an entry exists: no index lookup.
-        for id in ids {
-            if let record = try state.storedEntry(soup: soup, id: id) { documents.append(record.document) }
+        if ids.count == 1 {
+            if let record = try state.storedEntry(soup: soup, id: ids[0]) { documents.append(record.document) }
+            return documents
+        }
+        // Several ids: read as one batch, so the records' memory latencies overlap.
+        for record in try state.storedEntries(soup: soup, ids: ids) {
+            if let record { documents.append(record.document) }
         }
         return documents
     }
@@ -142,6 +147,8 @@ public struct StoreView: Sendable {
     }
 
     private var runner: QueryRunner {
-        QueryRunner(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
+        QueryRunner(state: state, readPage: { soup, ids throws(StockpotError) in try state.storedEntries(soup: soup, ids: ids) }) {
+            soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id)
+        }
     }
 }

@@ -30,6 +30,16 @@ enum StoreKeys {
         }
     }
 
+    /// Calls `body` with the key of entry `entry` of soup `soup` built on the stack (the same 12
+    /// bytes as ``entry(soup:entry:)``, without an array per read).
+    static func withEntryKey<R>(soup: UInt32, entry: Int64, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        withUnsafeTemporaryAllocation(byteCount: 12, alignment: 8) { raw in
+            raw.storeBytes(of: soup.bigEndian, toByteOffset: 0, as: UInt32.self)
+            raw.storeBytes(of: UInt64(bitPattern: entry).bigEndian, toByteOffset: 4, as: UInt64.self)
+            return body(UnsafeRawBufferPointer(raw))
+        }
+    }
+
     /// The first key of soup `soup`'s entries, for scans.
     static func entriesStart(soup: UInt32) -> [UInt8] {
         bigEndian(soup)

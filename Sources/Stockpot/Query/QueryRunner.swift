@@ -11,6 +11,19 @@ import StockpotQuery
 struct QueryRunner {
     let state: StoreState
     let read: (_ soup: UInt32, _ id: Int64) throws(StockpotError) -> EntryRecord?
+    /// Reads a page's entries in one batch (the same answers as `read` for each id); nil reads
+    /// them one by one with `read`.
+    var readPage: ((_ soup: UInt32, _ ids: [Int64]) throws(StockpotError) -> [EntryRecord?])?
+
+    init(
+        state: StoreState,
+        readPage: ((_ soup: UInt32, _ ids: [Int64]) throws(StockpotError) -> [EntryRecord?])? = nil,
+        read: @escaping (_ soup: UInt32, _ id: Int64) throws(StockpotError) -> EntryRecord?
+    ) {
+        self.state = state
+        self.readPage = readPage
+        self.read = read
+    }
 
     /// The results of `spec` in `soupName`, in order.
     ///
@@ -44,8 +57,7 @@ struct QueryRunner {
         }
         var rows: [JSONValue] = []
         rows.reserveCapacity(ids.count)
-        for id in ids {
-            let record = try stored(id, in: soup)
+        for record in try stored(ids, in: soup) {
             let document = try DocumentDecoding.parse(record.document)
             if let paths = spec.selectPaths {
                 rows.append(.array(paths.map { SelectedValue.value(at: $0, of: document, record: record, in: soup) }))
@@ -62,11 +74,11 @@ struct QueryRunner {
         let (soup, order, ids) = try pageIDs(spec, in: soupName, index: index)
         var rows: [[UInt8]] = []
         rows.reserveCapacity(ids.count)
+        guard let paths = spec.selectPaths else {
+            for record in try stored(ids, in: soup) { rows.append(record.document) }
+            return QueryJSONPage(rows: rows, total: Self.total(of: order))
+        }
         for id in ids {
-            guard let paths = spec.selectPaths else {
-                rows.append(try stored(id, in: soup).document)
-                continue
-            }
             let values: [JSONValue]
             if Self.onlyEntryIDs(paths) {
                 values = paths.map { _ in .integer(id) }
@@ -87,6 +99,25 @@ struct QueryRunner {
         let (soup, order) = try results(of: spec, in: soupName)
         let (start, overflow) = index.multipliedReportingOverflow(by: spec.pageSize)
         return (soup, order, overflow ? [] : order.ids(from: start, length: spec.pageSize))
+    }
+
+    /// The entries `ids` of `soup`, each of which the results say exists, in order.
+    private func stored(_ ids: [Int64], in soup: SoupState) throws(StockpotError) -> [EntryRecord] {
+        guard let readPage else {
+            var records: [EntryRecord] = []
+            records.reserveCapacity(ids.count)
+            for id in ids { records.append(try stored(id, in: soup)) }
+            return records
+        }
+        var records: [EntryRecord] = []
+        records.reserveCapacity(ids.count)
+        for (id, record) in zip(ids, try readPage(soup.id, ids)) {
+            guard let record else {
+                throw StockpotError(.internal, "Entry \(id) of soup \"\(soup.name)\" is indexed but not stored.")
+            }
+            records.append(record)
+        }
+        return records
     }
 
     private func stored(_ id: Int64, in soup: SoupState) throws(StockpotError) -> EntryRecord {

@@ -82,13 +82,60 @@ struct StoreState: Sendable {
         lastSchemaVersion.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
+    /// The stored entries `ids` of soup `soup`, in the order of `ids` (`nil` for an id not in
+    /// the engine view): what ``storedEntry(soup:id:)`` gives for each, read as one batch so
+    /// that the records' memory latencies overlap (a page of query results).
+    func storedEntries(soup: UInt32, ids: [Int64]) throws(StockpotError) -> [EntryRecord?] {
+        let keyLength = 12
+        var keys = [UInt8](repeating: 0, count: ids.count * keyLength)
+        keys.withUnsafeMutableBytes { raw in
+            for (i, id) in ids.enumerated() {
+                raw.storeBytes(of: soup.bigEndian, toByteOffset: i * keyLength, as: UInt32.self)
+                raw.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: i * keyLength + 4, as: UInt64.self)
+            }
+        }
+        let read: Result<[[UInt8]?], StorageError> = keys.withUnsafeBytes { keys in
+            do throws(StorageError) {
+                return .success(try view.values(forKeys: keys, keyLength: keyLength))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let values: [[UInt8]?]
+        switch read {
+        case .success(let found): values = found
+        case .failure(let error): throw StockpotError(error)
+        }
+        var records: [EntryRecord?] = []
+        records.reserveCapacity(values.count)
+        for (id, value) in zip(ids, values) {
+            guard let value else {
+                records.append(nil)
+                continue
+            }
+            guard let record = EntryRecord(decoding: value) else {
+                throw StockpotError(.corruption, "The stored record of entry \(id) (soup id \(soup)) has an unknown layout.")
+            }
+            records.append(record)
+        }
+        return records
+    }
+
     /// The stored entry `id` of soup `soup`, if it exists in the engine view.
     func storedEntry(soup: UInt32, id: Int64) throws(StockpotError) -> EntryRecord? {
+        // The key is built on the stack; the error is carried out of the closure in a value
+        // (typed throws through `withUnsafe...` closures trips a compiler bug).
+        let read: Result<[UInt8]?, StorageError> = StoreKeys.withEntryKey(soup: soup, entry: id) { key in
+            do throws(StorageError) {
+                return .success(try view.value(for: key))
+            } catch {
+                return .failure(error)
+            }
+        }
         let bytes: [UInt8]?
-        do {
-            bytes = try view.value(for: StoreKeys.entry(soup: soup, entry: id))
-        } catch {
-            throw StockpotError(error)
+        switch read {
+        case .success(let value): bytes = value
+        case .failure(let error): throw StockpotError(error)
         }
         guard let bytes else { return nil }
         guard let record = EntryRecord(decoding: bytes) else {

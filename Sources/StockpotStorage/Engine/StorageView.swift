@@ -20,6 +20,46 @@ public struct StorageView: Sendable {
         return try version.value(at: location)
     }
 
+    /// The value at the key `key` holds, or `nil` when it has none; for callers that build
+    /// keys in place (on the stack) rather than in an array.
+    ///
+    /// - Throws: `corruption` when the stored bytes do not verify; `ioError` when a read fails.
+    package func value(for key: UnsafeRawBufferPointer) throws(StorageError) -> [UInt8]? {
+        guard let location = version.keys.location(for: key) else { return nil }
+        return try version.value(at: location)
+    }
+
+    /// The values of the keys packed back to back in `keys`, `keyLength` bytes each, in order
+    /// (`nil` for a key without a value): what ``value(for:)`` gives for each, read in two
+    /// passes. The first looks every key up and asks for its record's cache lines; the second
+    /// verifies and decompresses them, so the records' memory latencies overlap instead of
+    /// adding up (a page of query results reads its rows this way).
+    ///
+    /// - Precondition: `keyLength` is at least 1 and divides `keys.count` (programmer error).
+    /// - Throws: `corruption` when a stored record does not verify; `ioError` when a read fails.
+    package func values(forKeys keys: UnsafeRawBufferPointer, keyLength: Int) throws(StorageError) -> [[UInt8]?] {
+        precondition(keyLength >= 1 && keys.count % keyLength == 0, "StorageView.values: keys are not of keyLength bytes")
+        let count = keys.count / keyLength
+        var reader = ValueReader(version: version)
+        var locations: [KeyLocation?] = []
+        locations.reserveCapacity(count)
+        for i in 0..<count {
+            let location = version.keys.location(for: UnsafeRawBufferPointer(rebasing: keys[i * keyLength..<(i + 1) * keyLength]))
+            if let location { reader.prefetch(location) }
+            locations.append(location)
+        }
+        var values: [[UInt8]?] = []
+        values.reserveCapacity(count)
+        for location in locations {
+            if let location {
+                values.append(try reader.value(at: location))
+            } else {
+                values.append(nil)
+            }
+        }
+        return values
+    }
+
     /// Whether `key` has a value, without reading it.
     public func contains(_ key: [UInt8]) -> Bool {
         version.keys.location(for: key) != nil
@@ -73,25 +113,42 @@ struct ValueReader {
         self.version = version
     }
 
+    /// Asks for the lines of the record `location` points to, without reading it: a hint for
+    /// a read that follows, so that the memory latencies of several records overlap. Does
+    /// nothing for a segment that is not mapped or not open.
+    mutating func prefetch(_ location: KeyLocation) {
+        guard (try? segment(of: location)) != nil, let region else { return }
+        let offset = Int(location.offset)
+        let length = Int(location.length)
+        guard offset <= region.bytes.count - length, let base = region.bytes.baseAddress else { return }
+        CacheLines.prefetch(base + offset, count: length)
+    }
+
+    /// The open segment `location` points into (kept, with its mapping, for the next read).
+    private mutating func segment(of location: KeyLocation) throws(StorageError) -> SegmentFile {
+        if location.segment == segmentNumber, let cached = self.segment { return cached }
+        guard let file = version.segments.files[UInt64(location.segment)] else {
+            throw .corruption(
+                "The key directory points into segment \(location.segment), which is not open.",
+                file: FileNames.name(.segment, UInt64(location.segment)))
+        }
+        segmentNumber = location.segment
+        self.segment = file
+        region = file.mappedRegion
+        return file
+    }
+
     /// The value `location` points to; `corruption` naming the segment and offset when its
     /// record does not verify or decompress.
     mutating func value(at location: KeyLocation) throws(StorageError) -> [UInt8] {
-        let segment: SegmentFile
-        if location.segment == segmentNumber, let cached = self.segment {
-            segment = cached
-        } else {
-            guard let file = version.segments.files[UInt64(location.segment)] else {
-                throw .corruption(
-                    "The key directory points into segment \(location.segment), which is not open.",
-                    file: FileNames.name(.segment, UInt64(location.segment)))
-            }
-            segment = file
-            segmentNumber = location.segment
-            self.segment = file
-            region = file.mappedRegion
-        }
+        let segment = try segment(of: location)
         let offset = Int(location.offset)
         let length = Int(location.length)
+        // Every line of the record at once: the header, the value and the checksum at its end
+        // arrive together instead of the header first.
+        if let region, offset <= region.bytes.count - length, let base = region.bytes.baseAddress {
+            CacheLines.prefetch(base + offset, count: length)
+        }
         var blob: BlobReference?
         func body(_ header: RecordHeader, _ key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> [UInt8]? {
             switch header.tag {

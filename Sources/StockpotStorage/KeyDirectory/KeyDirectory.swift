@@ -53,10 +53,14 @@ package struct KeyDirectory: Sendable {
         // `self` holds the root, which holds the path, for the whole call. The descent goes from
         // block to block: no node objects, no reference counting (whose atomic operations would
         // stall the loads and bounce shared cache lines between reader threads).
+        // Each level's lines are asked for together (prefetch hints), so a level costs about
+        // one memory latency instead of a chain of them (header, slots, key, location).
         guard var block = root.map({ KeyDirectoryNodeBlock($0.block) }) else { return nil }
         while !block.isLeaf {
             block = block.childBlock(at: block.childIndex(for: key))
+            block.prefetchSearchedBytes()
         }
+        block.prefetchLeafEntries()
         guard let index = block.index(of: key) else { return nil }
         return block.location(at: index)
     }
