@@ -79,6 +79,9 @@ extension StorageEngine {
             guard !state.closed else { return .success(true) }
             state.closed = true
             defer { commits.detach() }
+            // The active segment's spilled hint entries are needed only to seal it in this
+            // process; a segment left active is scanned at the next open.
+            defer { removeHintSpill(&state) }
             guard state.poisoned == nil, commits.poison == nil else { return .success(false) }
             do throws(StorageError) {
                 // A large active segment is sealed (with its hint file), so the next open reads

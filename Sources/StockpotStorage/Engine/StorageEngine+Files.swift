@@ -50,6 +50,8 @@ extension StorageEngine {
         let next = SegmentFile(number: number, path: path(name), handle: handle)
         state.segments = state.segments.replacing(adding: [next], removing: [])
         let hints = state.activeHints
+        let spill = state.hintSpill
+        state.hintSpill = HintSpill()
         state.active = next
         state.activeEnd = SegmentFormat.headerSize
         state.activeMinSequence = nil
@@ -60,7 +62,34 @@ extension StorageEngine {
             sealedThrough: sealedEnd, next: handle,
             start: LogPosition(segment: number, offset: SegmentFormat.headerSize))
         // A lost or failed hint file only costs a scan at the next open.
-        try? writeHints(hints, segment: old.number, length: sealedEnd.offset)
+        try? writeHints(hints, spilled: spill, segment: old.number, length: sealedEnd.offset)
+    }
+
+    /// Hint entries kept in memory past this many bytes are appended to the active segment's
+    /// temporary hint file (one write per ~1,800 small records).
+    static let hintSpillBytes = 64 << 10
+
+    /// Moves the active segment's in-memory hint entries to its temporary hint file once they
+    /// pass ``hintSpillBytes``. A failure is not an error of the write: the entries stay in
+    /// memory, and so do this segment's later ones.
+    func spillHintsIfLarge(_ state: inout WriterState) {
+        guard state.activeHints.bytes.count >= Self.hintSpillBytes, !state.hintSpill.failed else { return }
+        do throws(StorageError) {
+            let handle: any FileHandle
+            if let open = state.hintSpill.handle {
+                handle = open
+            } else {
+                let temporary = FileNames.temporary(path(FileNames.name(.hint, state.active.number)))
+                handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
+                state.hintSpill.handle = handle
+            }
+            try handle.write(state.activeHints.bytes, at: state.hintSpill.bytes)
+            state.hintSpill.bytes += state.activeHints.bytes.count
+            state.hintSpill.count += state.activeHints.count
+            state.activeHints.removeAll()
+        } catch {
+            state.hintSpill.failed = true
+        }
     }
 
     /// After an fsync of the whole log: superseded blobs are no longer needed by any durable
@@ -71,13 +100,36 @@ extension StorageEngine {
         state.blobsAwaitingSync = []
     }
 
-    /// Writes a sealed segment's hint file (temporary file, fsync, rename).
-    func writeHints(_ entries: EncodedHints, segment: UInt64, length: Int) throws(StorageError) {
+    /// Closes and removes the active segment's temporary hint file, if entries were spilled.
+    func removeHintSpill(_ state: inout WriterState) {
+        guard let handle = state.hintSpill.handle else { return }
+        handle.close()
+        try? fileSystem.removeFile(FileNames.temporary(path(FileNames.name(.hint, state.active.number))))
+        state.hintSpill = HintSpill()
+    }
+
+    /// Writes a sealed segment's hint file (temporary file, fsync, rename): the entries spilled
+    /// to the temporary file while it was active, read back, then `entries`.
+    ///
+    /// - Throws: `corruption` when the spilled entries do not read back as valid ones (no hint
+    ///   file is written: the next open scans the segment); `ioError`.
+    func writeHints(_ entries: EncodedHints, spilled: HintSpill = HintSpill(), segment: UInt64, length: Int) throws(StorageError) {
         let final = path(FileNames.name(.hint, segment))
         let temporary = FileNames.temporary(final)
+        var all = entries
+        if let spillHandle = spilled.handle {
+            defer { spillHandle.close() }
+            let bytes = try spillHandle.read(count: spilled.bytes, at: 0)
+            guard bytes.count == spilled.bytes else {
+                throw .corruption("The spilled hint entries are shorter than written.", file: temporary, offset: bytes.count)
+            }
+            all = EncodedHints(encoded: bytes, count: spilled.count)
+            all.append(contentsOf: entries)
+        }
+        let file = try HintFormat.checkedFile(segmentNumber: segment, segmentLength: UInt64(length), entries: all)
         let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
         defer { handle.close() }
-        try handle.write(HintFormat.encode(segmentNumber: segment, segmentLength: UInt64(length), entries: entries), at: 0)
+        try handle.write(file, at: 0)
         try handle.sync()
         try fileSystem.rename(temporary, to: final)
     }

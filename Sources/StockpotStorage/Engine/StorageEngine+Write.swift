@@ -102,6 +102,7 @@ extension StorageEngine {
             applyAppended(records[index], at: offsets[index], state: &state, supersededBlobs: &supersededBlobs)
         }
         state.activeEnd += encoded.count
+        spillHintsIfLarge(&state)
         state.usage[state.active.number, default: SegmentUsage(total: 0, dead: 0)].total += encoded.count
         state.bytesSinceSnapshot += encoded.count
         let lastSequence = records[records.count - 1].header.sequence

@@ -6,6 +6,20 @@ struct SegmentUsage: Sendable {
     var dead: Int
 }
 
+/// The active segment's hint entries written to its temporary hint file as they accumulate
+/// (docs/format/hint.md, "While the segment is active"), so that memory does not grow with
+/// the segment. Never synced: the file is only read back by the process that wrote it.
+struct HintSpill {
+    /// The temporary hint file; `nil` until the first spill.
+    var handle: (any FileHandle)?
+    /// Bytes of entries in the file (they start at offset 0).
+    var bytes = 0
+    /// Entries in the file.
+    var count = 0
+    /// A spill failed: the rest of this segment's entries stay in memory.
+    var failed = false
+}
+
 /// The writer's state. Only touched under `StorageEngine.writer`.
 struct WriterState {
     var manifest: Manifest
@@ -20,8 +34,11 @@ struct WriterState {
     var activeEnd: Int
     var activeMinSequence: UInt64?
     var activeMaxSequence: UInt64 = 0
-    /// Hint entries of the active segment, encoded, written out when it is sealed.
+    /// Hint entries of the active segment not yet spilled, encoded; with those in
+    /// `hintSpill`, written out as its hint file when it is sealed.
     var activeHints: EncodedHints
+    /// The active segment's hint entries moved out of memory so far.
+    var hintSpill = HintSpill()
     var usage: [UInt64: SegmentUsage]
     var compression: CompressionState
     var poisoned: StorageError?

@@ -23,6 +23,21 @@ package struct EncodedHints: Sendable {
         }
     }
 
+    /// Entries already encoded: `count` of them in `bytes`.
+    ///
+    /// - Precondition: `bytes` holds exactly `count` entries (``HintFormat`` checks a file made
+    ///   from them before it is written, and a mismatch is then reported, not trapped).
+    package init(encoded bytes: [UInt8], count: Int) {
+        self.bytes = bytes
+        self.count = count
+    }
+
+    /// Appends the entries of `other` after these.
+    package mutating func append(contentsOf other: EncodedHints) {
+        bytes.append(contentsOf: other.bytes)
+        count += other.count
+    }
+
     /// Room for `byteCount` bytes of entries, to avoid regrowing.
     package mutating func reserveCapacity(_ byteCount: Int) {
         bytes.reserveCapacity(byteCount)

@@ -58,6 +58,22 @@ package enum HintFormat {
     /// - Precondition: as for `encode(segmentNumber:segmentLength:entries:)` with entries.
     /// - Complexity: O(total key bytes).
     package static func encode(segmentNumber: UInt64, segmentLength: UInt64, entries: EncodedHints) -> [UInt8] {
+        do {
+            return try checkedFile(segmentNumber: segmentNumber, segmentLength: segmentLength, entries: entries)
+        } catch {
+            preconditionFailure("Writing an invalid hint file: \(error)")
+        }
+    }
+
+    /// The hint file for segment `segmentNumber` of `segmentLength` bytes whose entries are
+    /// already encoded, checked by decoding it.
+    ///
+    /// - Throws: `corruption` when the entries do not make a valid file (entries read back
+    ///   from a temporary file that changed under the engine).
+    /// - Complexity: O(total key bytes).
+    package static func checkedFile(
+        segmentNumber: UInt64, segmentLength: UInt64, entries: EncodedHints
+    ) throws(StorageError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(headerSize + trailerSize + entries.bytes.count)
         FormatHeader.appendMagicAndVersion(FormatHeader.hintMagic, to: &output)
@@ -67,13 +83,15 @@ package enum HintFormat {
         output.append(contentsOf: entries.bytes)
         output.appendUInt64LE(UInt64(entries.count))
         output.appendUInt64LE(Checksum.xxh3(output))
-        do {
-            _ = try output.withUnsafeBytes { bytes throws(StorageError) in
-                try decode(bytes, segmentNumber: segmentNumber, segmentLength: segmentLength, file: "hint")
+        var failure: StorageError?
+        output.withUnsafeBytes { bytes in
+            do throws(StorageError) {
+                try forEachEntry(bytes, segmentNumber: segmentNumber, segmentLength: segmentLength, file: "hint") { _, _ in }
+            } catch {
+                failure = error
             }
-        } catch {
-            preconditionFailure("Writing an invalid hint file: \(error)")
         }
+        if let failure { throw failure }
         return output
     }
 

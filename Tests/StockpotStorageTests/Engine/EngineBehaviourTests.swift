@@ -114,6 +114,79 @@ import Testing
         try reopened.close()
     }
 
+    /// Writes 4,000 small records (about 140 KiB of hint entries: past the spill threshold).
+    private func writeManyRecords(
+        _ engine: StorageEngine, model: inout [[UInt8]: [UInt8]]
+    ) throws {
+        for first in stride(from: 0, to: 4_000, by: 500) {
+            var batch = WriteBatch()
+            for number in first..<(first + 500) { batch.put(testKey(number), Array("value \(number)".utf8)) }
+            try engine.write(batch)
+            apply(batch, to: &model)
+        }
+    }
+
+    private func spillOptions(sealOnClose: Bool) -> StorageOptions {
+        var options = StorageOptions()
+        options.sealActiveSegmentOnCloseBytes = sealOnClose ? 4 << 10 : 1 << 30
+        options.backgroundCompaction = false
+        options.durability = .none
+        return options
+    }
+
+    /// The active segment's hint entries past 64 KiB live in its temporary hint file; sealing
+    /// builds the whole hint file from it, which the next open reads instead of scanning.
+    @Test func hintEntriesSpilledWhileActiveMakeTheSealedSegmentsHintFile() throws {
+        let fileSystem = MemoryFileSystem()
+        let options = spillOptions(sealOnClose: true)
+        var model: [[UInt8]: [UInt8]] = [:]
+        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        try writeManyRecords(engine, model: &model)
+        try engine.close()
+        #expect(try fileSystem.listDirectory("/store").allSatisfy { !$0.hasSuffix(FileNames.temporarySuffix) })
+        let reopened = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        #expect(reopened.openReport.hintProblems.isEmpty)
+        let hintBytes = try #require(fileSystem.fileContents("/store/" + FileNames.name(.hint, 1))).count
+        #expect(reopened.openReport.segmentBytesRead == hintBytes + SegmentFormat.headerSize)
+        #expect(difference(try contents(of: reopened), model) == nil)
+        try reopened.close()
+    }
+
+    /// A close that leaves the segment active removes the temporary hint file, so the next
+    /// open has nothing to clean up.
+    @Test func aCloseWithoutSealingRemovesTheSpilledHints() throws {
+        let fileSystem = MemoryFileSystem()
+        let options = spillOptions(sealOnClose: false)
+        var model: [[UInt8]: [UInt8]] = [:]
+        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        try writeManyRecords(engine, model: &model)
+        try engine.close()
+        #expect(try fileSystem.listDirectory("/store").allSatisfy { !$0.hasSuffix(FileNames.temporarySuffix) })
+        let reopened = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        #expect(reopened.openReport.removedFiles.isEmpty)
+        #expect(difference(try contents(of: reopened), model) == nil)
+        try reopened.close()
+    }
+
+    /// Spilled entries that changed on disk before the seal are caught by the check of the
+    /// built file: no hint file is written, and the next open scans the segment instead.
+    @Test func damagedSpilledHintsAreNotWrittenAsAHintFile() throws {
+        let fileSystem = MemoryFileSystem()
+        let options = spillOptions(sealOnClose: true)
+        var model: [[UInt8]: [UInt8]] = [:]
+        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        try writeManyRecords(engine, model: &model)
+        let spillPath = "/store/" + FileNames.temporary(FileNames.name(.hint, 1))
+        var spilled = try #require(fileSystem.fileContents(spillPath))
+        spilled[4] ^= 0x01  // the first entry's segment offset
+        try fileSystem.setFileContents(spillPath, spilled)
+        try engine.close()
+        #expect(!(try fileSystem.listDirectory("/store").contains(FileNames.name(.hint, 1))))
+        let reopened = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        #expect(difference(try contents(of: reopened), model) == nil)
+        try reopened.close()
+    }
+
     @Test func largeBatchesAreCompressedInParallelAndReadBack() throws {
         let fileSystem = MemoryFileSystem()
         let engine = try openTestEngine(fileSystem)
