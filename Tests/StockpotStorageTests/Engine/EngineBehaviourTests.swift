@@ -43,20 +43,7 @@ import Testing
     }
 
     @Test func aCleanCloseSealsALargeActiveSegmentSoTheNextOpenScansNothing() throws {
-        let fileSystem = MemoryFileSystem()
-        var options = StorageOptions()
-        options.sealActiveSegmentOnCloseBytes = 4 << 10
-        options.backgroundCompaction = false
-        var model: [[UInt8]: [UInt8]] = [:]
-        var generator = SeededGenerator(seed: 5)
-        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
-        for number in 0..<40 {
-            var batch = WriteBatch()
-            batch.put(testKey(number), testValue(&generator))
-            try engine.write(batch)
-            apply(batch, to: &model)
-        }
-        try engine.close()
+        let (fileSystem, options, model) = try sealedStore(seed: 5)
         let reopened = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
         // Only the hint file and the fresh active segment's header are read.
         let hintBytes = try #require(fileSystem.fileContents("/store/" + FileNames.name(.hint, 1))).count
@@ -80,20 +67,7 @@ import Testing
     /// after every entry was read: the open must drop what it collected from it, scan the
     /// segment instead, and end with each key once.
     @Test func aHintFileFailingItsLastCheckIsIgnoredWhole() throws {
-        let fileSystem = MemoryFileSystem()
-        var options = StorageOptions()
-        options.sealActiveSegmentOnCloseBytes = 4 << 10
-        options.backgroundCompaction = false
-        var model: [[UInt8]: [UInt8]] = [:]
-        var generator = SeededGenerator(seed: 6)
-        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
-        for number in 0..<40 {
-            var batch = WriteBatch()
-            batch.put(testKey(number), testValue(&generator))
-            try engine.write(batch)
-            apply(batch, to: &model)
-        }
-        try engine.close()
+        let (fileSystem, options, model) = try sealedStore(seed: 6)
         let clean = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
         let cleanDeadBytes = try clean.statistics().deadBytes
         try clean.close()
@@ -112,6 +86,26 @@ import Testing
         #expect(try reopened.statistics().deadBytes == cleanDeadBytes)
         #expect(difference(try contents(of: reopened), model) == nil)
         try reopened.close()
+    }
+
+    /// A store of 40 random values, closed cleanly with its active segment sealed (over the
+    /// 4 KiB seal-on-close threshold), so that it has a hint file.
+    private func sealedStore(seed: UInt64) throws -> (MemoryFileSystem, StorageOptions, [[UInt8]: [UInt8]]) {
+        let fileSystem = MemoryFileSystem()
+        var options = StorageOptions()
+        options.sealActiveSegmentOnCloseBytes = 4 << 10
+        options.backgroundCompaction = false
+        var model: [[UInt8]: [UInt8]] = [:]
+        var generator = SeededGenerator(seed: seed)
+        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        for number in 0..<40 {
+            var batch = WriteBatch()
+            batch.put(testKey(number), testValue(&generator))
+            try engine.write(batch)
+            apply(batch, to: &model)
+        }
+        try engine.close()
+        return (fileSystem, options, model)
     }
 
     /// Writes 4,000 small records (about 140 KiB of hint entries: past the spill threshold).

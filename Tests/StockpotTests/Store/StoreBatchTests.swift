@@ -109,20 +109,20 @@ import Testing
             batch[150] = Self.document(151, extra: long)
             batch[170] = Self.document(171, code: "c20")
             batch[190] = Self.document(191, extra: ",\"_soupEntryId\":\"x\"")
-            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .limitExceeded)
+            #expect(errorCode { try store.upsert(json: batch, into: "s") } == .limitExceeded)
             #expect(Self.message { try store.upsert(json: batch, into: "s") }?.contains("Entry 150 ") == true)
 
             // Without the large one: the unique clash at 170, not the bad id after it.
             batch[150] = Self.document(151)
-            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .uniqueViolation)
+            #expect(errorCode { try store.upsert(json: batch, into: "s") } == .uniqueViolation)
 
             // Without the clash: the bad system field, found before any entry is prepared.
             batch[170] = Self.document(171)
-            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .invalidEntry)
+            #expect(errorCode { try store.upsert(json: batch, into: "s") } == .invalidEntry)
 
             // A clash with an entry already stored.
             batch[190] = Self.document(191, code: "c0")
-            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .uniqueViolation)
+            #expect(errorCode { try store.upsert(json: batch, into: "s") } == .uniqueViolation)
 
             // Nothing was written and no id was handed out.
             #expect(try store.view().count(of: "s") == 1)
@@ -148,14 +148,12 @@ import Testing
             #expect(try store.view().count(of: "s") == 0)
             batch[120] = Self.document(121)
             batch[150] = Self.document(151)
-            #expect(Self.failure { try store.upsert(json: batch, into: "s") } == .invalidEntry)
+            #expect(errorCode { try store.upsert(json: batch, into: "s") } == .invalidEntry)
             batch[190] = Self.document(191)
             #expect(try store.upsert(json: batch, into: "s").count == 199)
             #expect(try store.retrieve([1], from: "s").first?["code"] == "c1")
         }
     }
-
-    static func failure(_ body: () throws -> Void) -> StockpotError.Code? { errorCode(body) }
 
     static func message(_ body: () throws -> Void) -> String? {
         do {
