@@ -100,23 +100,31 @@ struct FullTextSnapshotReader {
 
     /// Reads `varint(count) varint(byte-length) entry{count}`, checks every entry (ascending ids,
     /// each in `members` when given, well-formed payloads) and cuts the entries into blocks.
+    ///
+    /// The entries are read through a raw pointer with explicit bounds, and a payload is checked
+    /// without throwing (see `checkedPayloadEnd`): this loop runs once per posting at every open.
     mutating func postingList(
-        format: PostingFormat, members: FullTextDocumentIds?, what: String
+        format: PostingFormat, members: FullTextDocumentIds?, what: StaticString
     ) throws(IndexSnapshotError) -> PostingList {
         let count = try self.count("\(what) count", minimumBytesEach: 1)
         let length = try self.count("\(what) length", minimumBytesEach: 1)
         guard count <= length else { throw error(.countMismatch, "\(what): \(count) entries cannot fit \(length) bytes") }
         let end = offset + length
-        var inner = FullTextSnapshotReader(UnsafeBufferPointer(rebasing: buffer[..<end]))
-        inner.offset = offset
+        guard let base = buffer.baseAddress else {
+            offset = end  // count == length == 0
+            return PostingList(blocks: [])
+        }
         var blocks: [PostingBlock] = []
         var block = PostingBlock()
-        var blockRest = offset  // where the current block's bytes after its first id start
+        var position = offset
+        var blockRest = position  // where the current block's bytes after its first id start
         var id: Int64 = 0
         var memberHint = 0
         for index in 0..<count {
-            let entryStart = inner.offset
-            let code = try inner.varint("\(what) id")
+            let entryStart = position
+            guard let code = PostingCoding.readVarint(base, &position, end: end) else {
+                throw error(position >= end ? .truncated : .invalidVarint, "bad or truncated varint (\(what) id)", at: entryStart)
+            }
             if index == 0 {
                 id = Int64(bitPattern: code)
             } else {
@@ -131,52 +139,88 @@ struct FullTextSnapshotReader {
             }
             if block.count == 0 {  // a block starts with its first id coded whole
                 PostingCoding.appendVarint(UInt64(bitPattern: id), to: &block.bytes)
-                blockRest = inner.offset
+                blockRest = position
             }
-            try inner.checkPayload(format: format, what: what)
+            if format.hasPositions {
+                switch Self.checkedPayloadEnd(base, from: position, end: end, columnCount: format.columnCount) {
+                case .success(let payloadEnd): position = payloadEnd
+                case .failure(let failure): throw error(failure.code, "\(what): \(failure.problem)", at: failure.offset)
+                }
+            }
             block.count += 1
             block.lastId = id
-            if inner.offset - blockRest >= PostingList.blockTargetBytes || index == count - 1 {
-                block.bytes.append(contentsOf: inner.buffer[blockRest..<inner.offset])
+            if position - blockRest >= PostingList.blockTargetBytes || index == count - 1 {
+                block.bytes.append(contentsOf: UnsafeBufferPointer(start: base + blockRest, count: position - blockRest))
                 blocks.append(block)
                 block = PostingBlock()
             }
         }
-        guard inner.offset == end else { throw error(.countMismatch, "\(what): entries do not fill their length", at: inner.offset) }
+        guard position == end else { throw error(.countMismatch, "\(what): entries do not fill their length", at: position) }
         offset = end
         return PostingList(blocks: blocks)
     }
 
-    /// Checks one payload (docs/format/fulltext-index.md) and steps over it.
-    mutating func checkPayload(format: PostingFormat, what: String) throws(IndexSnapshotError) {
-        guard format.hasPositions else { return }
-        var previousColumn: UInt64?
+    /// Why a payload is malformed, and where.
+    struct PayloadFailure: Error {
+        var code: IndexSnapshotError.Code
+        var problem: String
+        var offset: Int
+    }
+
+    /// Checks the payload at `start` (docs/format/fulltext-index.md: groups in ascending column
+    /// order below `columnCount`, each a non-empty run of ascending positions below 2^31 that
+    /// exactly fills its stated length) without reading at or past `end`; its end offset.
+    @inline(__always)
+    static func checkedPayloadEnd(
+        _ base: UnsafePointer<UInt8>, from start: Int, end: Int, columnCount: Int
+    ) -> Result<Int, PayloadFailure> {
+        var offset = start
+        var nextColumn: UInt64 = 0  // the lowest column the next group may name
         while true {
-            let header = try varint("\(what) group")
-            guard header >> 1 >= 1 else { throw error(.invalidValue, "\(what): empty group") }
-            var column: UInt64 = 0
-            if format.columnCount > 1 { column = try varint("\(what) column") }
-            guard column < UInt64(format.columnCount), previousColumn.map({ column > $0 }) ?? true else {
-                throw error(.invalidValue, "\(what): column \(column) out of range or order")
+            let headerStart = offset
+            guard let header = PostingCoding.readVarint(base, &offset, end: end) else {
+                return .failure(PayloadFailure(
+                    code: offset >= end ? .truncated : .invalidVarint, problem: "bad or truncated group varint", offset: headerStart))
             }
-            previousColumn = column
-            guard header >> 1 <= UInt64(remaining) else { throw error(.truncated, "\(what): positions run past the end") }
-            let end = offset + Int(header >> 1)
+            let positionBytes = header >> 1
+            guard positionBytes >= 1 else {
+                return .failure(PayloadFailure(code: .invalidValue, problem: "empty group", offset: offset))
+            }
+            var column: UInt64 = 0
+            if columnCount > 1 {
+                let columnStart = offset
+                guard let value = PostingCoding.readVarint(base, &offset, end: end) else {
+                    return .failure(PayloadFailure(
+                        code: offset >= end ? .truncated : .invalidVarint, problem: "bad or truncated column varint",
+                        offset: columnStart))
+                }
+                column = value
+            }
+            guard column < UInt64(columnCount), column >= nextColumn else {
+                return .failure(PayloadFailure(code: .invalidValue, problem: "column \(column) out of range or order", offset: offset))
+            }
+            nextColumn = column + 1
+            guard positionBytes <= UInt64(end - offset) else {
+                return .failure(PayloadFailure(code: .truncated, problem: "positions run past the end", offset: offset))
+            }
+            let groupEnd = offset + Int(positionBytes)
             var position: UInt64 = 0
             var first = true
-            while offset < end {
-                let start = offset
-                guard let value = PostingCoding.readVarint(UnsafeBufferPointer(rebasing: buffer[..<end]), &offset) else {
-                    throw error(.invalidVarint, "\(what): a position runs past its group", at: start)
+            while offset < groupEnd {
+                let valueStart = offset
+                guard let value = PostingCoding.readVarint(base, &offset, end: groupEnd) else {
+                    return .failure(PayloadFailure(code: .invalidVarint, problem: "a position runs past its group", offset: valueStart))
                 }
-                guard first || value >= 1 else { throw error(.outOfOrder, "\(what): positions not ascending", at: start) }
+                guard first || value >= 1 else {
+                    return .failure(PayloadFailure(code: .outOfOrder, problem: "positions not ascending", offset: valueStart))
+                }
                 position = first ? value : position &+ value
                 first = false
                 guard position <= FullTextIndex.SnapshotFormat.maximumPosition, value <= position else {
-                    throw error(.invalidValue, "\(what): position past 2^31 - 1", at: start)
+                    return .failure(PayloadFailure(code: .invalidValue, problem: "position past 2^31 - 1", offset: valueStart))
                 }
             }
-            if header & 1 == 0 { return }
+            if header & 1 == 0 { return .success(offset) }
         }
     }
 }

@@ -57,6 +57,31 @@ enum PostingCoding {
         return nil
     }
 
+    /// `readVarint` over raw bytes that end at `end` (exclusive): the loop that snapshot reading
+    /// runs for every id and position.
+    @inline(__always)
+    static func readVarint(_ base: UnsafePointer<UInt8>, _ offset: inout Int, end: Int) -> UInt64? {
+        if offset < end {
+            let byte = base[offset]
+            if byte < 0x80 {
+                offset += 1
+                return UInt64(byte)
+            }
+        }
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < end {
+            let byte = base[offset]
+            offset += 1
+            if shift == 63 && byte > 1 { return nil }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+            if shift > 63 { return nil }
+        }
+        return nil
+    }
+
     /// Appends one group of positions (ascending).
     static func appendGroup(
         column: Int, positions: some Collection<Int>, more: Bool, format: PostingFormat, to bytes: inout [UInt8]

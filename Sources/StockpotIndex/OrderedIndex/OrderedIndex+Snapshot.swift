@@ -24,6 +24,12 @@
 // repeated, a count larger than the bytes can hold, and trailing bytes. The snapshot has no
 // checksum of its own: the file that embeds it carries one.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension OrderedIndex {
     /// The snapshot format version this code writes and reads.
     static let snapshotVersion: UInt8 = 1
@@ -103,33 +109,56 @@ extension OrderedIndex {
         var previous = OrderedIndexProbe(kind: 0, payload: 0, id: 0, text: UnsafeRawBufferPointer(start: nil, count: 0))
         var previousID: Int64 = 0
         var leafStart = 0
+        // The entries are read through a raw pointer with explicit bounds (this loop runs for
+        // every entry of every index at each open); `base` is non-nil, as the version byte was read.
+        let base = bytes.baseAddress!
+        let end = bytes.count
+        var offset = reader.offset
         for leafNumber in 0..<leafCount {
             let leafEnd = entryCount * (leafNumber + 1) / leafCount
             let leaf = OrderedIndexNode(isLeaf: true, slots: leafCapacity)
             let block = leaf.block
+            let (kinds, payloads, ids) = (block.kinds, block.payloads, block.ids)
             arena.count = 0
             var hasText = false
             for i in leafStart..<leafEnd {
-                let entryOffset = reader.offset
-                let kind = try reader.readByte("an entry tag")
+                let entryOffset = offset
+                guard offset < end else { throw Self.truncated("an entry tag", at: offset) }
+                let kind = base.load(fromByteOffset: offset, as: UInt8.self)
+                offset += 1
                 var payload: UInt64 = 0
                 var text = UnsafeRawBufferPointer(start: nil, count: 0)
+                var sameValueAsPrevious = false
                 switch kind {
                 case OrderedIndexTag.null:
                     break
                 case OrderedIndexTag.integer:
-                    payload = UInt64(bitPattern: try reader.readSignedVarint("an integer value"))
+                    payload = Self.unzigzag(try Self.varint(base, &offset, end, "an integer value"))
                 case OrderedIndexTag.double:
-                    payload = try reader.readUInt64LittleEndian("a double value")
+                    guard end - offset >= 8 else { throw Self.truncated("a double value", at: offset) }
+                    payload = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                    offset += 8
                 case OrderedIndexTag.text:
-                    let length = try reader.readUnsignedVarint("a text length")
-                    guard length <= UInt64(reader.remaining) else {
-                        throw IndexSnapshotError(.truncated, "text of \(length) bytes runs past the end", offset: reader.offset)
+                    let length = try Self.varint(base, &offset, end, "a text length")
+                    guard length <= UInt64(end - offset) else {
+                        throw IndexSnapshotError(.truncated, "text of \(length) bytes runs past the end", offset: offset)
                     }
                     guard arena.count + Int(length) <= Int(Int32.max) else {
-                        throw IndexSnapshotError(.countMismatch, "text over 2 GiB in one node", offset: reader.offset)
+                        throw IndexSnapshotError(.countMismatch, "text over 2 GiB in one node", offset: offset)
                     }
-                    text = try reader.readUTF8(count: Int(length), "a text value")
+                    text = UnsafeRawBufferPointer(start: base + offset, count: Int(length))
+                    if previous.kind == OrderedIndexTag.text, previous.text.count == text.count,
+                        text.isEmpty || memcmp(text.baseAddress!, previous.text.baseAddress!, text.count) == 0
+                    {
+                        // The same value as the entry before (common in an index of few
+                        // distinct values): already checked as UTF-8, and the order is the ids'.
+                        sameValueAsPrevious = true
+                    } else if !OrderedIndexSnapshotReader.isASCII(text),
+                        let bad = OrderedIndexSnapshotReader.firstInvalidUTF8(text)
+                    {
+                        throw IndexSnapshotError(.invalidText, "a text value is not UTF-8", offset: offset + bad)
+                    }
+                    offset += text.count
                     payload = OrderedIndexOrder.textPrefix(text)
                     spans[i - leafStart] = UInt64(arena.count) << 32 | UInt64(text.count)
                     arena.append(text)
@@ -137,12 +166,14 @@ extension OrderedIndex {
                 default:
                     throw IndexSnapshotError(.invalidTag, "unknown value tag \(kind)", offset: entryOffset)
                 }
-                let id = previousID &+ (try reader.readSignedVarint("an id"))
+                let id = previousID &+ Int64(bitPattern: Self.unzigzag(try Self.varint(base, &offset, end, "an id")))
                 previousID = id
                 let current = OrderedIndexProbe(kind: kind, payload: payload, id: id, text: text)
                 // Nulls and integers of one kind compare as integers (nulls' payloads are 0).
                 let inOrder: Bool
-                if kind == previous.kind && (kind == OrderedIndexTag.integer || kind == OrderedIndexTag.null) {
+                if sameValueAsPrevious {
+                    inOrder = previous.id < id
+                } else if kind == previous.kind && (kind == OrderedIndexTag.integer || kind == OrderedIndexTag.null) {
                     let (before, after) = (Int64(bitPattern: previous.payload), Int64(bitPattern: payload))
                     inOrder = before < after || (before == after && previous.id < id)
                 } else {
@@ -154,9 +185,9 @@ extension OrderedIndex {
                 }
                 previous = current
                 let slot = i - leafStart
-                block.kinds[slot] = kind
-                block.payloads[slot] = payload
-                block.ids[slot] = id
+                kinds[slot] = kind
+                payloads[slot] = payload
+                ids[slot] = id
             }
             block.count = leafEnd - leafStart
             block.subtreeCount = leafEnd - leafStart
@@ -166,12 +197,44 @@ extension OrderedIndex {
             leaves.append(leaf)
             leafStart = leafEnd
         }
-        guard reader.remaining == 0 else {
-            throw IndexSnapshotError(
-                .countMismatch, "\(reader.remaining) bytes after the last entry", offset: reader.offset)
+        guard offset == end else {
+            throw IndexSnapshotError(.countMismatch, "\(end - offset) bytes after the last entry", offset: offset)
         }
         root = Self.buildBranches(over: leaves, branchCapacity: branchCapacity)
         count = entryCount
+    }
+
+    /// An unsigned LEB128 varint (at most 10 bytes, 64 bits) at `offset`, read without passing
+    /// `end`; advances past it.
+    @inline(__always)
+    static func varint(
+        _ base: UnsafeRawPointer, _ offset: inout Int, _ end: Int, _ what: StaticString
+    ) throws(IndexSnapshotError) -> UInt64 {
+        let start = offset
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < end {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            offset += 1
+            if shift == 63 && byte > 1 {
+                throw IndexSnapshotError(.invalidVarint, "\(what) overflows 64 bits", offset: start)
+            }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        throw truncated(what, at: offset)
+    }
+
+    /// The signed value of a zigzag code (0, 1, 2, 3 ... for 0, -1, 1, -2 ...), as a bit pattern.
+    @inline(__always)
+    static func unzigzag(_ code: UInt64) -> UInt64 {
+        (code >> 1) ^ (0 &- (code & 1))
+    }
+
+    @inline(never)
+    static func truncated(_ what: StaticString, at offset: Int) -> IndexSnapshotError {
+        IndexSnapshotError(.truncated, "the bytes end inside \(what)", offset: offset)
     }
 
     /// Calls `body` with each leaf block under `block`, in order.
