@@ -174,6 +174,10 @@ struct FullTextSnapshotReader {
     static func checkedPayloadEnd(
         _ base: UnsafePointer<UInt8>, from start: Int, end: Int, columnCount: Int
     ) -> Result<Int, PayloadFailure> {
+        // The usual payload of a one-column index: one group, one position byte, no more groups.
+        if columnCount == 1, end - start >= 2, base[start] == 2, base[start + 1] < 0x80 {
+            return .success(start + 2)
+        }
         var offset = start
         var nextColumn: UInt64 = 0  // the lowest column the next group may name
         while true {

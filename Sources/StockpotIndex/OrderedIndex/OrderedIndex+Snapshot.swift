@@ -211,6 +211,13 @@ extension OrderedIndex {
         _ base: UnsafeRawPointer, _ offset: inout Int, _ end: Int, _ what: StaticString
     ) throws(IndexSnapshotError) -> UInt64 {
         let start = offset
+        if offset < end {
+            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
+            if byte < 0x80 {
+                offset += 1
+                return UInt64(byte)
+            }
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while offset < end {
@@ -271,6 +278,7 @@ struct OrderedIndexTextStaging {
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
+    @inline(__always)
     mutating func append(_ text: UnsafeRawBufferPointer) {
         guard let source = text.baseAddress, !text.isEmpty else { return }
         if count + text.count > capacity {
