@@ -88,9 +88,14 @@ enum StoreSnapshot {
     }
 
     /// Restores every job's index, spread over the cores; results in job order.
+    ///
+    /// The largest jobs start first (their bytes stand for their work), so that the last job to
+    /// finish is a small one rather than a large one started when the others were done.
     private static func restoreConcurrently(_ jobs: [RestoreJob], from bytes: [UInt8]) -> [Result<Restored, IndexSnapshotError>] {
         let results = Mutex([Result<Restored, IndexSnapshotError>?](repeating: nil, count: jobs.count))
-        DispatchQueue.concurrentPerform(iterations: jobs.count) { position in
+        let largestFirst = jobs.indices.sorted { jobs[$0].bytes.count > jobs[$1].bytes.count }
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { turn in
+            let position = largestFirst[turn]
             let job = jobs[position]
             let result = bytes.withUnsafeBytes { raw -> Result<Restored, IndexSnapshotError> in
                 let slice = UnsafeRawBufferPointer(rebasing: raw[job.bytes])
