@@ -74,12 +74,19 @@ extension FileHandle {
 
     /// Reads `count` bytes at `offset` into a new array (shorter only at the end of the file).
     package func read(count: Int, at offset: Int) throws(StorageError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let result: Result<Int, StorageError> = bytes.withUnsafeMutableBytes { buffer in
-            Result { () throws(StorageError) -> Int in try read(into: buffer, at: offset) }
+        // The buffer is not zero-filled first: only the bytes the read delivers count as
+        // initialized (a snapshot or hint file is megabytes, read once at every open).
+        var failure: StorageError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            do throws(StorageError) {
+                let got = try read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+                initialized = min(max(got, 0), count)
+            } catch {
+                failure = error
+                initialized = 0
+            }
         }
-        let got = try result.get()
-        if got < count { bytes.removeSubrange(got...) }
+        if let failure { throw failure }
         return bytes
     }
 
