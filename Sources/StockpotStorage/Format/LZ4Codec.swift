@@ -107,9 +107,7 @@ package enum LZ4Codec {
         _ input: UnsafeRawBufferPointer, originalLength: Int, dictionary: LZ4Dictionary,
         into output: UnsafeMutableRawBufferPointer
     ) -> Bool {
-        withExtendedLifetime(dictionary) {
-            decompress(input, originalLength: originalLength, dictionary: dictionary.bytes, into: output)
-        }
+        dictionary.decompress(input, originalLength: originalLength, into: output)
     }
 
     /// Decompresses `input` into a new array of `originalLength` bytes, or returns nil when it

@@ -2,12 +2,21 @@
 // records compress against it without rehashing 64 KiB each time. Format: docs/format/dictionary.md.
 
 import CLZ4
+import Synchronization
 
-/// An LZ4 dictionary prepared for repeated compression.
+/// An LZ4 dictionary prepared for repeated compression and decompression.
 ///
 /// `LZ4_loadDict` hashes the whole dictionary (tens of microseconds for 64 KiB); lz4.h names
-/// copying a loaded `LZ4_stream_t` as the way to reuse that work. Immutable after `init`, so
-/// any number of threads may compress against one instance at once.
+/// copying a loaded `LZ4_stream_t` as the way to reuse that work. Immutable after `init` apart
+/// from its pool of decompression buffers (behind a lock), so any number of threads may
+/// compress and decompress against one instance at once.
+///
+/// Decompression goes through a buffer that holds the dictionary's bytes right before the room
+/// for the value: LZ4 then decodes in prefix mode, where a match into the dictionary is copied
+/// like any other, instead of the external-dictionary mode that checks every match and copies
+/// dictionary matches with `memcpy` (a 1 KB document decodes in about 0.6 us instead of 0.9-1.3
+/// here). The value is then copied out; the buffers are pooled, so the dictionary is copied
+/// into a buffer once, not per value.
 package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns immutable raw memory
     /// The dictionary bytes (a private copy at a fixed address, as LZ4 requires).
     private let content: UnsafeMutableRawBufferPointer
@@ -34,6 +43,66 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
     deinit {
         loaded.deallocate()
         content.deallocate()
+        for address in scratchPool.withLock({ $0 }) {
+            UnsafeMutableRawPointer(bitPattern: address)?.deallocate()
+        }
+    }
+
+    /// Values up to this many bytes decompress through a pooled buffer (prefix mode); longer
+    /// ones straight into their output (external-dictionary mode), where the copy would cost
+    /// more than the mode saves.
+    static let scratchValueCapacity = 64 * 1024
+    /// Buffers kept for reuse; more are made when more threads decompress at once, and freed.
+    static let scratchPoolLimit = 8
+    /// Free decompression buffers, as addresses: the dictionary's last `prefixLength` bytes,
+    /// then `scratchValueCapacity` bytes of room.
+    private let scratchPool = Mutex<[UInt]>([])
+
+    /// The dictionary bytes LZ4 can reach: the last 64 KiB.
+    private var prefixLength: Int { min(count, 65_536) }
+
+    /// Decompresses `input` (compressed against this dictionary) into `output`; true when it
+    /// decodes to exactly `originalLength` bytes, which `output` must have room for. Never reads
+    /// or writes outside the buffers, whatever `input` holds.
+    package func decompress(
+        _ input: UnsafeRawBufferPointer, originalLength: Int, into output: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        guard let source = input.baseAddress, let destination = output.baseAddress,
+            originalLength >= 1, originalLength <= output.count, input.count <= Int(Int32.max)
+        else { return false }
+        guard originalLength <= Self.scratchValueCapacity, prefixLength > 0 else {
+            return LZ4Codec.decompress(input, originalLength: originalLength, dictionary: bytes, into: output)
+        }
+        let scratch = takeScratch()
+        defer { returnScratch(scratch) }
+        let prefix = prefixLength
+        let decoded = LZ4_decompress_safe_usingDict(
+            source.assumingMemoryBound(to: CChar.self), (scratch + prefix).assumingMemoryBound(to: CChar.self),
+            Int32(input.count), Int32(originalLength), scratch.assumingMemoryBound(to: CChar.self), Int32(prefix))
+        guard Int(decoded) == originalLength else { return false }
+        destination.copyMemory(from: scratch + prefix, byteCount: originalLength)
+        return true
+    }
+
+    private func takeScratch() -> UnsafeMutableRawPointer {
+        if let address = scratchPool.withLock({ $0.popLast() }), let scratch = UnsafeMutableRawPointer(bitPattern: address) {
+            return scratch
+        }
+        let prefix = prefixLength
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: prefix + Self.scratchValueCapacity, alignment: 16)
+        if let start = content.baseAddress {
+            scratch.copyMemory(from: start + (count - prefix), byteCount: prefix)
+        }
+        return scratch
+    }
+
+    private func returnScratch(_ scratch: UnsafeMutableRawPointer) {
+        let kept = scratchPool.withLock { pool in
+            guard pool.count < Self.scratchPoolLimit else { return false }
+            pool.append(UInt(bitPattern: scratch))
+            return true
+        }
+        if !kept { scratch.deallocate() }
     }
 
     /// The dictionary's length in bytes.

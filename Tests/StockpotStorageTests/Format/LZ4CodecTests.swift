@@ -128,6 +128,62 @@ import Testing
             _ = Self.decompress(damaged, originalLength: document.count, dictionary: dictionary)
         }
     }
+
+    /// Decodes `block` through the prepared dictionary (its pooled prefix-mode buffers).
+    static func decompress(_ block: [UInt8], originalLength: Int, prepared: LZ4Dictionary) -> [UInt8]? {
+        var decoded = [UInt8](repeating: 0, count: originalLength)
+        let succeeded = block.withUnsafeBytes { block in
+            decoded.withUnsafeMutableBytes { LZ4Codec.decompress(block, originalLength: originalLength, dictionary: prepared, into: $0) }
+        }
+        return succeeded ? decoded : nil
+    }
+
+    @Test func preparedDictionaryDecodesValuesPastItsBufferAndAfterDamage() throws {
+        let dictionary = Array(Array(Self.documents(count: 80, seed: 30).joined()).suffix(65_536))
+        let prepared = LZ4Dictionary(dictionary)
+        // Longer than a pooled buffer's room: decoded straight into the output instead.
+        let large = Array(Self.documents(count: 90, seed: 31).joined())
+        #expect(large.count > LZ4Dictionary.scratchValueCapacity)
+        let largeBlock = try #require(Self.compress(large, dictionary: dictionary))
+        #expect(Self.decompress(largeBlock, originalLength: large.count, prepared: prepared) == large)
+
+        // Damaged blocks fail or decode to something, never trap; the buffers they went
+        // through still hold the dictionary, so a sound block decodes right afterwards.
+        var random = FormatTestRandom(seed: 32)
+        let document = Self.documents(count: 1, seed: 33)[0]
+        let block = try #require(Self.compress(document, dictionary: dictionary))
+        for _ in 0..<500 {
+            var damaged = block
+            damaged[Int.random(in: 0..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            _ = Self.decompress(damaged, originalLength: document.count, prepared: prepared)
+            #expect(Self.decompress(block, originalLength: document.count, prepared: prepared) == document)
+        }
+        #expect(Self.decompress(block, originalLength: document.count + 1, prepared: prepared) == nil)
+    }
+
+    @Test func preparedDictionaryDecodesOnManyThreadsAtOnce() async throws {
+        let dictionary = Array(Array(Self.documents(count: 80, seed: 40).joined()).suffix(65_536))
+        let prepared = LZ4Dictionary(dictionary)
+        let documents = Self.documents(count: 40, seed: 41)
+        let blocks = try documents.map { try #require(Self.compress($0, dictionary: dictionary)) }
+        // More threads than the pool keeps, so buffers are made, shared and freed.
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<(LZ4Dictionary.scratchPoolLimit * 2) {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<50 {
+                        let index = (task * 7 + round) % documents.count
+                        if Self.decompress(blocks[index], originalLength: documents[index].count, prepared: prepared) != documents[index] {
+                            wrong += 1
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
 }
 
 /// The reusable compression stream of the write path: many blocks through one stream,
