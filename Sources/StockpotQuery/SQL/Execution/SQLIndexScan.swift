@@ -8,9 +8,11 @@ import StockpotIndex
 import StockpotJSON
 import Synchronization
 
-/// An index walk that answers a whole statement. Immutable; shared by every run of a prepared
-/// statement (each run takes the soup's indexes of that run).
-struct SQLIndexScan {
+/// An index walk that answers a whole statement. Immutable (but for its thread-safe column
+/// memo); shared by every run of a prepared statement (each run takes the soup's indexes of
+/// that run). A class, so that a run takes it from its statement with one retain instead of
+/// copying its fields.
+final class SQLIndexScan {
     /// Where one result column's value comes from.
     enum Source {
         /// The value of the index entry being visited.
@@ -87,7 +89,10 @@ struct SQLIndexScan {
             throw QueryError(.internal, "Soup \"\(table.schema.name)\" has no ordered index for a planned walk.")
         }
         guard offset < index.count else { return }
-        if let rowSources = cachedRowSources(soup) {
+        if let (rowSources, columns) = cachedRowSources(soup) {
+            // The row sources hold their columns unretained (no reference count per value
+            // read); `columns` keeps them alive for the walk.
+            defer { withExtendedLifetime(columns) {} }
             try walk(index, rowSources, emit)
         } else {
             try walkReadingDocuments(index, soup, emit)
@@ -98,7 +103,8 @@ struct SQLIndexScan {
     enum RowSource {
         case walked
         case entryID
-        case column(SQLColumn)
+        /// Unretained: the caller keeps the column alive.
+        case column(Unmanaged<SQLColumn>)
     }
 
     /// The walk when every field read by id has a cached column.
@@ -120,7 +126,7 @@ struct SQLIndexScan {
                         row[i] = Value(SQLValue(entry.value))
                     }
                 case .entryID: row[i] = Value(.integer(id))
-                case .column(let column): row[i] = Value(column.value(of: id))
+                case .column(let column): row[i] = Value(column._withUnsafeGuaranteedRef { $0.value(of: id) })
                 }
             }
             emitted += 1
@@ -170,10 +176,10 @@ struct SQLIndexScan {
         if let failure { throw failure }
     }
 
-    /// Per result column, where its value comes from, when every field read by id has a
-    /// cached column; nil otherwise. A run of an unchanged soup finds the columns in the
+    /// Per result column, where its value comes from, and the columns read (to keep alive
+    /// for the walk), when every field read by id has a cached column; nil otherwise. A run of an unchanged soup finds the columns in the
     /// statement's memo (one lock, an identity check per field, one array).
-    private func cachedRowSources(_ soup: any SQLSoup) -> [RowSource]? {
+    private func cachedRowSources(_ soup: any SQLSoup) -> (sources: [RowSource], columns: [SQLColumn])? {
         if let remembered = lastColumns.rowSources(sources, fieldsByID: fieldsByID, index: { field in
             SQLAccessPlanner.orderedIndex(of: table.fields[field], in: soup, schema: table.schema)
         }) {
@@ -188,16 +194,18 @@ struct SQLIndexScan {
         lastColumns.remember(cached, of: indexes)
         var rowSources: [RowSource] = []
         rowSources.reserveCapacity(sources.count)
+        var columns: [SQLColumn] = []
         for source in sources {
             switch source {
             case .walked: rowSources.append(.walked)
             case .entryID: rowSources.append(.entryID)
             case .field(let field):
                 guard let position = fieldsByID.firstIndex(of: field), let column = cached[position] else { return nil }
-                rowSources.append(.column(column))
+                rowSources.append(.column(Unmanaged.passUnretained(column)))
+                columns.append(column)
             }
         }
-        return rowSources
+        return (rowSources, columns)
     }
 }
 
@@ -212,16 +220,19 @@ final class SQLColumnMemo: Sendable {
 
     private let state = Mutex<Remembered?>(nil)
 
-    /// Per result column of `sources`, where its value comes from, when the columns
-    /// remembered are those of the current versions of the indexes of `fieldsByID` (each
-    /// found by `index`) and are all still alive; nil otherwise.
+    /// Per result column of `sources`, where its value comes from (with the columns, which
+    /// the caller keeps alive while it reads them), when the columns remembered are those of
+    /// the current versions of the indexes of `fieldsByID` (each found by `index`) and are
+    /// all still alive; nil otherwise.
     func rowSources(
         _ sources: [SQLIndexScan.Source], fieldsByID: [Int], index: (Int) -> OrderedIndex?
-    ) -> [SQLIndexScan.RowSource]? {
-        state.withLock { remembered -> [SQLIndexScan.RowSource]? in
+    ) -> (sources: [SQLIndexScan.RowSource], columns: [SQLColumn])? {
+        state.withLock { remembered -> (sources: [SQLIndexScan.RowSource], columns: [SQLColumn])? in
             guard let remembered, remembered.versions.count == fieldsByID.count else { return nil }
             var rowSources: [SQLIndexScan.RowSource] = []
             rowSources.reserveCapacity(sources.count)
+            var columns: [SQLColumn] = []
+            columns.reserveCapacity(fieldsByID.count)
             for source in sources {
                 switch source {
                 case .walked: rowSources.append(.walked)
@@ -231,10 +242,11 @@ final class SQLColumnMemo: Sendable {
                         let token = index(field)?.versionToken, remembered.versions[position].object === token,
                         let column = remembered.columns[position].column
                     else { return nil }
-                    rowSources.append(.column(column))
+                    rowSources.append(.column(Unmanaged.passUnretained(column)))
+                    columns.append(column)
                 }
             }
-            return rowSources
+            return (rowSources, columns)
         }
     }
 
