@@ -15,7 +15,7 @@ struct SoupQuerySource: QueryableSoup {
     var entryIDs: OrderedIndex { soup.entryIDs }
 
     func orderedIndex(ofSpec spec: Int) -> OrderedIndex {
-        (soup.indexes[spec] as? OrderedPathIndex)?.tree ?? OrderedIndex()
+        soup.indexes[spec].orderedTree ?? OrderedIndex()
     }
 
     var fullTextIndex: FullTextIndex? { soup.fullTextIndex?.index }

@@ -25,7 +25,11 @@ extension StoreView {
         // One row buffer for every row (a closure that keeps a row gets its own copy).
         var json: [JSONValue] = []
         do {
-            try SmartSQLQuery.run(sql, arguments: values, catalog: catalog) { row, documents throws(QueryError) -> Bool in
+            // An index walk builds its rows as JSON values itself; the executor's rows are
+            // converted here.
+            try SmartSQLQuery.run(
+                sql, arguments: values, catalog: catalog, scanned: body
+            ) { row, documents throws(QueryError) -> Bool in
                 try Self.jsonRow(row, documents: documents, into: &json)
                 return body(json)
             }

@@ -19,6 +19,7 @@ package struct OrderedPathIndex: SoupIndex {
     }
 
     package var kind: SoupIndexKind { .ordered }
+    package var orderedTree: OrderedIndex? { tree }
     package var count: Int { tree.count }
     package var approximateMemoryBytes: Int { tree.approximateMemoryBytes }
 

@@ -33,6 +33,10 @@ package struct IndexedEntry: Sendable {
 package protocol SoupIndex: Sendable {
     /// The kind, as tagged in snapshots.
     var kind: SoupIndexKind { get }
+    /// The ordered entries, when the index is an ordered one (nil for the others). A
+    /// requirement rather than a cast to the concrete type, which costs a runtime type check
+    /// on every lookup (Smart SQL takes several per statement).
+    var orderedTree: OrderedIndex? { get }
     /// The number of entries indexed.
     var count: Int { get }
     /// Heap bytes held, roughly, for memory reports.
@@ -69,6 +73,8 @@ package protocol SoupIndex: Sendable {
 }
 
 extension SoupIndex {
+    package var orderedTree: OrderedIndex? { nil }
+
     package var prefersBatchInserts: Bool { false }
 
     package mutating func insert(batch: [IndexedEntry]) {

@@ -23,14 +23,40 @@ package enum SmartSQLQuery {
         _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
+        try runEither(
+            text, arguments: arguments, catalog: catalog,
+            scanned: { (row: [SQLValue]) throws(QueryError) -> Bool in try body(row, []) }, body)
+    }
+
+    /// Runs `text` as ``run(_:arguments:catalog:_:)`` does, but a statement an index walk
+    /// answers (``SQLIndexScan``) hands its rows to `scanned` as JSON values built straight
+    /// from the indexes (no row of SQL values in between); the executor's rows go to `body`.
+    package static func run(
+        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
+        scanned: (_ row: [JSONValue]) throws(QueryError) -> Bool,
+        _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
+    ) throws(QueryError) {
+        try runEither(text, arguments: arguments, catalog: catalog, scanned: scanned, body)
+    }
+
+    /// The two entry points' shared body: generic, but called only from this file with a
+    /// concrete `Value`, so that the optimizer specializes it (a generic walk would look up
+    /// type metadata for every row).
+    private static func runEither<Value: SQLRowValue>(
+        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
+        scanned: (_ row: [Value]) throws(QueryError) -> Bool,
+        _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
+    ) throws(QueryError) {
         guard text.utf8.count > largeStackStatementBytes else {
-            try runHere(text, arguments: arguments, catalog: catalog, body)
+            try runHere(text, arguments: arguments, catalog: catalog, scanned: scanned, body)
             return
         }
         // Binding and evaluating recurse once per level of the statement's tree, which the
         // parser lets reach 1,000 levels: more than a small thread stack holds. A long
         // statement (the only kind that can be that deep) runs on a thread of its own.
-        try onLargeStack { () throws(QueryError) in try runHere(text, arguments: arguments, catalog: catalog, body) }
+        try onLargeStack { () throws(QueryError) in
+            try runHere(text, arguments: arguments, catalog: catalog, scanned: scanned, body)
+        }
     }
 
     /// Statements longer than this (in UTF-8 bytes) run on a thread with a large stack.
@@ -38,13 +64,14 @@ package enum SmartSQLQuery {
     /// The stack of that thread.
     static let largeStackBytes = 64 << 20
 
-    private static func runHere(
+    private static func runHere<Value: SQLRowValue>(
         _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
+        scanned: (_ row: [Value]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
         let (statement, soups) = try prepare(text, arguments: arguments, catalog: catalog)
         if let scan = statement.indexScan {
-            try scan.run(soups[0]) { row throws(QueryError) -> Bool in try body(row, []) }
+            try scan.run(soups[0], as: Value.self, scanned)
             return
         }
         let executor = SQLExecutor(

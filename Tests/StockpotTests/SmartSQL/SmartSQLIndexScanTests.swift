@@ -134,4 +134,55 @@ import Testing
             #expect(try Self.rows(store, sql) == general)
         }
     }
+
+    /// The walk remembers the columns it found per index version; a write to a field it reads
+    /// by id (not the walked one) makes new versions, and the next walk shows the new value
+    /// (from the document, then from the columns cached again), never the remembered one.
+    @Test func aWriteToAFieldReadByIDShowsInTheNextWalk() throws {
+        try Self.withSoup { store, _ in
+            try Self.cacheColumns(store)
+            let sql = "SELECT {s:k}, {s:a}, {s:b} FROM {s} ORDER BY {s:k}, {s:_soupEntryId} LIMIT 5"
+            let general = sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY")
+            let first = try Self.rows(store, sql)
+            #expect(first == (try Self.rows(store, general)))
+            // Twice, so that the second run takes its columns from the statement's memo.
+            #expect(try Self.rows(store, sql) == first)
+            var firstID: Int64 = -1
+            try store.forEachSmartRow(
+                "SELECT {s:_soupEntryId} FROM {s} ORDER BY {s:k}, {s:_soupEntryId} LIMIT 1"
+            ) { row in
+                if case .integer(let id) = row[0] { firstID = id }
+                return false
+            }
+            let document = try #require(try store.retrieve([firstID], from: "s").first)
+            guard case .object(var object) = document else {
+                Issue.record("Entry \(firstID) is not an object")
+                return
+            }
+            object["a"] = "changed by a write"
+            object["b"] = 0.5
+            try store.upsert([.object(object)], into: "s")
+            let afterWrite = try Self.rows(store, sql)
+            #expect(afterWrite[0][1] == "changed by a write")
+            #expect(afterWrite[0][2] == 0.5)
+            #expect(afterWrite == (try Self.rows(store, general)))
+            try Self.cacheColumns(store)
+            #expect(try Self.rows(store, sql) == afterWrite)
+            #expect(try Self.rows(store, sql) == afterWrite)
+        }
+    }
+
+    /// A statement over 512 bytes runs on a thread with a large stack; the walk answers it
+    /// there too, with the same rows as the executor.
+    @Test func aLongStatementIsWalkedOnTheLargeStack() throws {
+        try Self.withSoup { store, oracle in
+            let alias = String(repeating: "x", count: 600)
+            let sql = "SELECT {s:a} AS \(alias), {s:k} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 12"
+            let expected = Self.expected(oracle, "SELECT TABLE_1_1, TABLE_1_0 FROM TABLE_1 ORDER BY TABLE_1_1, id LIMIT 12")
+            #expect(sql.utf8.count > 512)
+            #expect(SmartSQLComparison.sameRows(expected, try Self.rows(store, sql), ordered: true))
+            try Self.cacheColumns(store)
+            #expect(SmartSQLComparison.sameRows(expected, try Self.rows(store, sql), ordered: true))
+        }
+    }
 }

@@ -8,9 +8,11 @@ import StockpotIndex
 import StockpotJSON
 import Synchronization
 
-/// An index walk that answers a whole statement. Immutable; shared by every run of a prepared
-/// statement (each run takes the soup's indexes of that run).
-struct SQLIndexScan {
+/// An index walk that answers a whole statement. Immutable (but for its thread-safe column
+/// memo); shared by every run of a prepared statement (each run takes the soup's indexes of
+/// that run). A class, so that a run takes it from its statement with one retain instead of
+/// copying its fields.
+final class SQLIndexScan {
     /// Where one result column's value comes from.
     enum Source {
         /// The value of the index entry being visited.
@@ -77,52 +79,54 @@ struct SQLIndexScan {
     }
 
     /// Runs the scan over `soup`, calling `emit` with each row (one buffer, reused) until it
-    /// returns false.
-    func run(_ soup: any SQLSoup, _ emit: ([SQLValue]) throws(QueryError) -> Bool) throws(QueryError) {
+    /// returns false. The values are built as `Value`s directly (for a store's caller, the
+    /// JSON values it receives).
+    func run<Value: SQLRowValue>(
+        _ soup: any SQLSoup, as _: Value.Type, _ emit: ([Value]) throws(QueryError) -> Bool
+    ) throws(QueryError) {
         if limit == 0 { return }
         guard let index = SQLAccessPlanner.orderedIndex(of: walkedField, in: soup, schema: table.schema) else {
             throw QueryError(.internal, "Soup \"\(table.schema.name)\" has no ordered index for a planned walk.")
         }
         guard offset < index.count else { return }
-        if let columns = cachedColumns(soup) {
-            try walk(index, columns, emit)
+        if let (rowSources, columns) = cachedRowSources(soup) {
+            // The row sources hold their columns unretained (no reference count per value
+            // read); `columns` keeps them alive for the walk.
+            defer { withExtendedLifetime(columns) {} }
+            try walk(index, rowSources, emit)
         } else {
             try walkReadingDocuments(index, soup, emit)
         }
     }
 
     /// Where one result column's value comes from in a run with cached columns.
-    private enum RowSource {
+    enum RowSource {
         case walked
         case entryID
-        case column(SQLColumn)
+        /// Unretained: the caller keeps the column alive.
+        case column(Unmanaged<SQLColumn>)
     }
 
-    /// The walk when every field read by id has a cached column (`columns`, by field).
-    private func walk(
-        _ index: OrderedIndex, _ columns: [SQLColumn?], _ emit: ([SQLValue]) throws(QueryError) -> Bool
+    /// The walk when every field read by id has a cached column.
+    private func walk<Value: SQLRowValue>(
+        _ index: OrderedIndex, _ rowSources: [RowSource], _ emit: ([Value]) throws(QueryError) -> Bool
     ) throws(QueryError) {
-        var rowSources: [RowSource] = []
-        rowSources.reserveCapacity(sources.count)
-        for source in sources {
-            switch source {
-            case .walked: rowSources.append(.walked)
-            case .entryID: rowSources.append(.entryID)
-            case .field(let field):
-                guard let column = columns[field] else { throw QueryError(.internal, "A scanned field has no column.") }
-                rowSources.append(.column(column))
-            }
-        }
-        var row = [SQLValue](repeating: .null, count: sources.count)
+        var row = [Value](repeating: .sqlNull, count: rowSources.count)
         var emitted = 0
         var failure: QueryError?
         index.forEachBorrowed(from: offset, descending: descending) { entry in
             let id = entry.id
             for i in rowSources.indices {
                 switch rowSources[i] {
-                case .walked: row[i] = SQLValue(entry.value)
-                case .entryID: row[i] = .integer(id)
-                case .column(let column): row[i] = column.value(of: id)
+                case .walked:
+                    // Text straight from the index's bytes (no IndexValue in between).
+                    if let bytes = entry.textBytes {
+                        row[i] = Value(utf8: bytes)
+                    } else {
+                        row[i] = Value(SQLValue(entry.value))
+                    }
+                case .entryID: row[i] = Value(.integer(id))
+                case .column(let column): row[i] = Value(column._withUnsafeGuaranteedRef { $0.value(of: id) })
                 }
             }
             emitted += 1
@@ -139,13 +143,13 @@ struct SQLIndexScan {
 
     /// The walk before the columns are cached: each row's other values from its document
     /// (which tells the column cache how many documents statements read for these fields).
-    private func walkReadingDocuments(
-        _ index: OrderedIndex, _ soup: any SQLSoup, _ emit: ([SQLValue]) throws(QueryError) -> Bool
+    private func walkReadingDocuments<Value: SQLRowValue>(
+        _ index: OrderedIndex, _ soup: any SQLSoup, _ emit: ([Value]) throws(QueryError) -> Bool
     ) throws(QueryError) {
         let loader = SQLTableLoader(table: table, soup: soup, suppliedField: walkedFieldIndex)
         defer { loader.reportDemand() }
         var values: [SQLValue] = []
-        var row = [SQLValue](repeating: .null, count: sources.count)
+        var row = [Value](repeating: .sqlNull, count: sources.count)
         var emitted = 0
         var failure: QueryError?
         index.forEachBorrowed(from: offset, descending: descending) { entry in
@@ -156,9 +160,9 @@ struct SQLIndexScan {
                 guard try loader.load(entry.id, known: (walkedFieldIndex, walked), into: &values) else { return true }
                 for (i, source) in sources.enumerated() {
                     switch source {
-                    case .walked: row[i] = SQLValue(walked)
-                    case .entryID: row[i] = .integer(entry.id)
-                    case .field(let field): row[i] = values[field]
+                    case .walked: row[i] = Value(SQLValue(walked))
+                    case .entryID: row[i] = Value(.integer(entry.id))
+                    case .field(let field): row[i] = Value(values[field])
                     }
                 }
                 emitted += 1
@@ -172,26 +176,36 @@ struct SQLIndexScan {
         if let failure { throw failure }
     }
 
-    /// By field of the table: the cached column of each field read by id (nil for the
-    /// others), when every one of them is cached.
-    private func cachedColumns(_ soup: any SQLSoup) -> [SQLColumn?]? {
-        if fieldsByID.isEmpty { return [] }
+    /// Per result column, where its value comes from, and the columns read (to keep alive
+    /// for the walk), when every field read by id has a cached column; nil otherwise. A run of an unchanged soup finds the columns in the
+    /// statement's memo (one lock, an identity check per field, one array).
+    private func cachedRowSources(_ soup: any SQLSoup) -> (sources: [RowSource], columns: [SQLColumn])? {
+        if let remembered = lastColumns.rowSources(sources, fieldsByID: fieldsByID, index: { field in
+            SQLAccessPlanner.orderedIndex(of: table.fields[field], in: soup, schema: table.schema)
+        }) {
+            return remembered
+        }
         var indexes: [OrderedIndex?] = []
         indexes.reserveCapacity(fieldsByID.count)
         for field in fieldsByID {
             indexes.append(SQLAccessPlanner.orderedIndex(of: table.fields[field], in: soup, schema: table.schema))
         }
-        let cached: [SQLColumn?]
-        if let remembered = lastColumns.columns(of: indexes) {
-            cached = remembered
-        } else {
-            guard let found = SQLColumnCache.shared.cachedColumns(of: indexes) else { return nil }
-            lastColumns.remember(found, of: indexes)
-            cached = found
+        guard let cached = SQLColumnCache.shared.cachedColumns(of: indexes) else { return nil }
+        lastColumns.remember(cached, of: indexes)
+        var rowSources: [RowSource] = []
+        rowSources.reserveCapacity(sources.count)
+        var columns: [SQLColumn] = []
+        for source in sources {
+            switch source {
+            case .walked: rowSources.append(.walked)
+            case .entryID: rowSources.append(.entryID)
+            case .field(let field):
+                guard let position = fieldsByID.firstIndex(of: field), let column = cached[position] else { return nil }
+                rowSources.append(.column(Unmanaged.passUnretained(column)))
+                columns.append(column)
+            }
         }
-        var columns = [SQLColumn?](repeating: nil, count: table.fields.count)
-        for (field, column) in zip(fieldsByID, cached) { columns[field] = column }
-        return columns
+        return (rowSources, columns)
     }
 }
 
@@ -206,23 +220,33 @@ final class SQLColumnMemo: Sendable {
 
     private let state = Mutex<Remembered?>(nil)
 
-    /// The columns remembered for exactly these index versions, when all are still alive.
-    func columns(of indexes: [OrderedIndex?]) -> [SQLColumn?]? {
-        state.withLock { remembered -> [SQLColumn?]? in
-            guard let remembered, remembered.versions.count == indexes.count else { return nil }
-            var columns: [SQLColumn?] = []
-            columns.reserveCapacity(indexes.count)
-            for (i, index) in indexes.enumerated() {
-                guard let index else {
-                    columns.append(nil)
-                    continue
+    /// Per result column of `sources`, where its value comes from (with the columns, which
+    /// the caller keeps alive while it reads them), when the columns remembered are those of
+    /// the current versions of the indexes of `fieldsByID` (each found by `index`) and are
+    /// all still alive; nil otherwise.
+    func rowSources(
+        _ sources: [SQLIndexScan.Source], fieldsByID: [Int], index: (Int) -> OrderedIndex?
+    ) -> (sources: [SQLIndexScan.RowSource], columns: [SQLColumn])? {
+        state.withLock { remembered -> (sources: [SQLIndexScan.RowSource], columns: [SQLColumn])? in
+            guard let remembered, remembered.versions.count == fieldsByID.count else { return nil }
+            var rowSources: [SQLIndexScan.RowSource] = []
+            rowSources.reserveCapacity(sources.count)
+            var columns: [SQLColumn] = []
+            columns.reserveCapacity(fieldsByID.count)
+            for source in sources {
+                switch source {
+                case .walked: rowSources.append(.walked)
+                case .entryID: rowSources.append(.entryID)
+                case .field(let field):
+                    guard let position = fieldsByID.firstIndex(of: field),
+                        let token = index(field)?.versionToken, remembered.versions[position].object === token,
+                        let column = remembered.columns[position].column
+                    else { return nil }
+                    rowSources.append(.column(Unmanaged.passUnretained(column)))
+                    columns.append(column)
                 }
-                guard let token = index.versionToken, remembered.versions[i].object === token,
-                    let column = remembered.columns[i].column
-                else { return nil }
-                columns.append(column)
             }
-            return columns
+            return (rowSources, columns)
         }
     }
 

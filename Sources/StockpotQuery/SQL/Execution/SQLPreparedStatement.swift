@@ -85,7 +85,16 @@ final class SQLPreparedCache: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var clock: UInt64 = 0
+        /// The statements of the last few lookups, searched first by comparing texts: a
+        /// statement run again and again (the usual case) is found without hashing its text
+        /// (comparing is a length check and one `memcmp`, or nothing for the same `String`).
+        var recent: [(text: String, entry: Entry)] = []
+        /// The slot of `recent` the next dictionary hit replaces.
+        var nextRecent = 0
     }
+
+    /// How many statements `recent` holds.
+    static let recentCapacity = 4
 
     let capacity: Int
     private let state = Mutex(State())
@@ -97,9 +106,20 @@ final class SQLPreparedCache: Sendable {
     /// The statement prepared for `text`, if any.
     func statement(for text: String) -> SQLPreparedStatement? {
         state.withLock { state in
-            guard let entry = state.entries[text] else { return nil }
             state.clock += 1
+            for slot in state.recent.indices where state.recent[slot].text == text {
+                let entry = state.recent[slot].entry
+                entry.lastUse = state.clock
+                return entry.statement
+            }
+            guard let entry = state.entries[text] else { return nil }
             entry.lastUse = state.clock
+            if state.recent.count < Self.recentCapacity {
+                state.recent.append((text, entry))
+            } else {
+                state.recent[state.nextRecent] = (text, entry)
+                state.nextRecent = (state.nextRecent + 1) % Self.recentCapacity
+            }
             return entry.statement
         }
     }
@@ -114,6 +134,10 @@ final class SQLPreparedCache: Sendable {
                 state.entries[oldest] = nil
             }
             state.entries[text] = Entry(statement: statement, lastUse: state.clock)
+            // A statement stored again replaces the one `recent` may hold for its text.
+            state.recent.removeAll { $0.text == text }
+            // Nor does `recent` keep alive a statement the dictionary dropped.
+            state.recent.removeAll { state.entries[$0.text] == nil }
         }
     }
 
