@@ -1,5 +1,6 @@
-// Ordered visits that lend each entry's key in place (text bytes straight from the node's
-// arena, no `String` made), for scans that test many keys and keep few, such as LIKE.
+// Ordered visits that lend entries in place (text bytes straight from the node's arena, no
+// `String` made), for scans that test many keys and keep few, such as LIKE: one entry at a
+// time, or a leaf's run of entries at a time (no call per entry).
 
 import StockpotJSON
 
@@ -25,6 +26,49 @@ package struct BorrowedIndexEntry {
     var entry: IndexEntry { block.entry(at: slot) }
 }
 
+/// One leaf of an ``OrderedIndex`` seen in place during
+/// ``OrderedIndex/forEachLeafRun(from:descending:_:)``: its entries' ids and text bytes by slot,
+/// read straight from the leaf's columns. Valid only inside the visit's body; trivial to copy.
+package struct BorrowedIndexLeaf {
+    @usableFromInline let ids: UnsafePointer<Int64>
+    @usableFromInline let kinds: UnsafePointer<UInt8>
+    /// The text store's spans and arena; nil when the leaf has never held text.
+    @usableFromInline let spans: UnsafePointer<UInt64>?
+    @usableFromInline let arena: UnsafeRawPointer?
+    let block: OrderedIndexBlock
+
+    init(_ block: OrderedIndexBlock) {
+        self.block = block
+        ids = UnsafePointer(block.ids)
+        kinds = UnsafePointer(block.kinds)
+        if let store = block.textStore {
+            spans = UnsafePointer(store.assumingMemoryBound(to: UInt64.self))
+            arena = UnsafeRawPointer(store + 8 * block.slotCapacity)
+        } else {
+            spans = nil
+            arena = nil
+        }
+    }
+
+    /// The id of the entry in `slot`.
+    @inlinable @inline(__always)
+    package func id(at slot: Int) -> Int64 { ids[slot] }
+
+    /// The UTF-8 bytes of the entry in `slot` when its value is text; nil for null and numbers.
+    @inlinable @inline(__always)
+    package func textBytes(at slot: Int) -> UnsafeRawBufferPointer? {
+        // Tag 3 is `OrderedIndexTag.text`; a text entry's leaf always has a text store.
+        guard kinds[slot] == 3, let spans, let arena else { return nil }
+        let span = spans[slot]
+        return UnsafeRawBufferPointer(start: arena + Int(span >> 32), count: Int(span & 0xFFFF_FFFF))
+    }
+
+    /// The entry in `slot`, for values that are not text.
+    package func entry(at slot: Int) -> BorrowedIndexEntry {
+        BorrowedIndexEntry(block: block, slot: slot)
+    }
+}
+
 extension OrderedIndex {
     /// Visits entries in ascending (or descending) order from a position, lending each one in
     /// place, until `body` returns `false`: a descent by subtree counts to the first entry,
@@ -33,6 +77,31 @@ extension OrderedIndex {
     /// - Complexity: O(log n + k) for k entries visited; nothing is allocated per entry.
     package func forEachBorrowed(
         from start: Int = 0, descending: Bool = false, _ body: (BorrowedIndexEntry) throws -> Bool
+    ) rethrows {
+        try forEachLeafRun(from: start, descending: descending) { leaf, slots in
+            if descending {
+                for slot in slots.reversed() {
+                    guard try body(BorrowedIndexEntry(block: leaf.block, slot: slot)) else { return false }
+                }
+            } else {
+                for slot in slots {
+                    guard try body(BorrowedIndexEntry(block: leaf.block, slot: slot)) else { return false }
+                }
+            }
+            return true
+        }
+    }
+
+    /// Visits entries in ascending (or descending) order from a position a leaf at a time:
+    /// `body` gets each leaf and the slots of it the visit covers, which it reads in ascending
+    /// order (descending: from the last slot down), until it returns `false`. The positions
+    /// are those of ``forEachBorrowed(from:descending:_:)``: descending, `start` counts from
+    /// the end.
+    ///
+    /// - Complexity: O(log n + k / 64) calls of `body` for k entries visited; nothing is
+    ///   allocated.
+    package func forEachLeafRun(
+        from start: Int = 0, descending: Bool = false, _ body: (BorrowedIndexLeaf, Range<Int>) throws -> Bool
     ) rethrows {
         let skip = max(start, 0)
         // `self` holds the root, which holds every block, for the whole visit.
@@ -45,13 +114,10 @@ extension OrderedIndex {
     }
 
     private static func lendAscending(
-        _ node: OrderedIndexBlock, from start: Int, _ body: (BorrowedIndexEntry) throws -> Bool
+        _ node: OrderedIndexBlock, from start: Int, _ body: (BorrowedIndexLeaf, Range<Int>) throws -> Bool
     ) rethrows -> Bool {
         if node.isLeaf {
-            for i in start..<node.count {
-                guard try body(BorrowedIndexEntry(block: node, slot: i)) else { return false }
-            }
-            return true
+            return start < node.count ? try body(BorrowedIndexLeaf(node), start..<node.count) : true
         }
         var child = 0
         var rest = start
@@ -68,13 +134,10 @@ extension OrderedIndex {
     }
 
     private static func lendDescending(
-        _ node: OrderedIndexBlock, through last: Int, _ body: (BorrowedIndexEntry) throws -> Bool
+        _ node: OrderedIndexBlock, through last: Int, _ body: (BorrowedIndexLeaf, Range<Int>) throws -> Bool
     ) rethrows -> Bool {
         if node.isLeaf {
-            for i in stride(from: last, through: 0, by: -1) {
-                guard try body(BorrowedIndexEntry(block: node, slot: i)) else { return false }
-            }
-            return true
+            return try body(BorrowedIndexLeaf(node), 0..<last + 1)
         }
         var child = 0
         var rest = last

@@ -202,3 +202,16 @@ package struct OrderedIndex: Sendable {
         max(32, (bytes + 8 + 15) & ~15)
     }
 }
+
+extension OrderedIndex {
+    /// The number of entries whose value is below the text whose UTF-8 bytes are `text`: the
+    /// position of the first entry with that text or a greater value. The same as
+    /// `lowerBound(.text(...))` with no `String` made.
+    ///
+    /// - Complexity: O(log n).
+    package func lowerBound(textBytes text: UnsafeRawBufferPointer) -> Int {
+        let probe = OrderedIndexProbe(
+            kind: OrderedIndexTag.text, payload: OrderedIndexOrder.textPrefix(text), id: .min, text: text)
+        return countBefore(probe, inclusive: false)
+    }
+}

@@ -36,7 +36,7 @@ package struct LikePattern: Sendable, Hashable {
         for scalar in pattern.unicodeScalars {
             if escaping {
                 guard scalar == "%" || scalar == "_" || scalar == escape else { return nil }
-                literal.append(contentsOf: String(scalar).utf8)
+                UTF8.encode(scalar) { literal.append($0) }
                 escaping = false
             } else if scalar == escape {
                 escaping = true
@@ -47,7 +47,7 @@ package struct LikePattern: Sendable, Hashable {
                 flush()
                 pieces.append(.one)
             } else {
-                literal.append(contentsOf: String(scalar).utf8)
+                UTF8.encode(scalar) { literal.append($0) }
             }
         }
         guard !escaping else { return nil }
@@ -93,7 +93,10 @@ package struct LikePattern: Sendable, Hashable {
     package func withMatcher<R>(_ body: (LikeMatcher) throws -> R) rethrows -> R {
         try compiled.bytes.withUnsafeBufferPointer { literals in
             try compiled.steps.withUnsafeBufferPointer { steps in
-                try body(LikeMatcher(steps: steps, literals: UnsafeRawBufferPointer(literals), isContains: compiled.isContains))
+                let literals = UnsafeRawBufferPointer(literals)
+                // A one-literal shape's literal is the whole buffer.
+                let literal = compiled.shape == .general || literals.isEmpty ? nil : FoldedLiteral(literals)
+                return try body(LikeMatcher(steps: steps, literals: literals, shape: literal == nil ? .general : compiled.shape, literal: literal))
             }
         }
     }
@@ -145,60 +148,6 @@ package struct LikePattern: Sendable, Hashable {
         }
     }
 
-    /// Whether the lower-cased `literal` occurs in `text` ignoring ASCII case. Every byte
-    /// offset is tried: a literal starts with a lead byte, which never equals a continuation
-    /// byte, so in UTF-8 text only scalar boundaries can match, as the general match's `%`
-    /// would try them. Candidates for the first byte are found 8 bytes at a time.
-    @inline(__always)
-    fileprivate static func contains(_ literal: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer) -> Bool {
-        let length = literal.count
-        guard length <= text.count else { return false }
-        let last = text.count - length  // the last position a match can start at
-        let first = literal[0]
-        // A lower-case letter matches both cases: set bit 5 of every text byte (only the
-        // letter's two cases then equal it); any other byte matches only itself.
-        let isLetter = first >= 0x61 && first <= 0x7A
-        let fold: UInt64 = isLetter ? 0x2020_2020_2020_2020 : 0
-        let pattern = UInt64(first) &* 0x0101_0101_0101_0101
-        var position = 0
-        while position + 8 <= text.count && position <= last {
-            let chunk = (UInt64(littleEndian: text.loadUnaligned(fromByteOffset: position, as: UInt64.self)) | fold) ^ pattern
-            // A high bit for each zero byte (and perhaps spurious ones above a real zero, which
-            // the full comparison rejects).
-            var zeros = (chunk &- 0x0101_0101_0101_0101) & ~chunk & 0x8080_8080_8080_8080
-            while zeros != 0 {
-                let candidate = position + zeros.trailingZeroBitCount >> 3
-                if candidate > last { return false }
-                if foldedEqual(literal, from: 0, text, at: candidate, length: length) { return true }
-                zeros &= zeros &- 1
-            }
-            position += 8
-        }
-        if position <= last && text.count >= 8 {
-            // The tail: the text's last 8 bytes, skipping those already searched.
-            let base = text.count - 8
-            let chunk = (UInt64(littleEndian: text.loadUnaligned(fromByteOffset: base, as: UInt64.self)) | fold) ^ pattern
-            var zeros = (chunk &- 0x0101_0101_0101_0101) & ~chunk & 0x8080_8080_8080_8080
-            zeros &= ~0 << UInt64(8 * (position - base))
-            while zeros != 0 {
-                let candidate = base + zeros.trailingZeroBitCount >> 3
-                if candidate > last { return false }
-                if foldedEqual(literal, from: 0, text, at: candidate, length: length) { return true }
-                zeros &= zeros &- 1
-            }
-            return false
-        }
-        while position <= last {
-            if asciiLower(text[position]) == first,
-                foldedEqual(literal, from: 1, text, at: position + 1, length: length - 1)
-            {
-                return true
-            }
-            position += 1
-        }
-        return false
-    }
-
     /// Whether `length` bytes of `literals` (already lower-cased) from `start` equal `text`'s
     /// from `position`, ASCII letters folded.
     @inline(__always)
@@ -245,8 +194,9 @@ struct CompiledPattern: Sendable, Hashable {
     let steps: [Step]
     /// Every literal's bytes, ASCII letters lower-cased, back to back.
     let bytes: [UInt8]
-    /// The pattern is `%literal%`: `bytes` is the literal.
-    let isContains: Bool
+    /// The pattern's shape: one literal (then `bytes` is that literal) with `%` on either
+    /// side, one side or neither, or anything else.
+    let shape: LikeShape
 
     init(_ pieces: [LikePattern.Piece]) {
         var steps: [Step] = []
@@ -262,7 +212,31 @@ struct CompiledPattern: Sendable, Hashable {
         }
         self.steps = steps
         self.bytes = bytes
-        isContains = steps.count == 3 && steps[0].kind == .any && steps[1].kind == .literal && steps[2].kind == .any
+        shape = LikeShape(steps.map(\.kind))
+    }
+}
+
+/// The shapes of LIKE pattern matched without the general matcher.
+enum LikeShape: UInt8, Sendable, Hashable {
+    /// `%literal%`.
+    case contains
+    /// `literal%`.
+    case prefix
+    /// `%literal`.
+    case suffix
+    /// `literal`: no wildcard.
+    case exact
+    /// Any other pattern (with `_`, several literals, or none).
+    case general
+
+    init(_ kinds: [CompiledPattern.Step.Kind]) {
+        switch kinds {
+        case [.any, .literal, .any]: self = .contains
+        case [.literal, .any]: self = .prefix
+        case [.any, .literal]: self = .suffix
+        case [.literal]: self = .exact
+        default: self = .general
+        }
     }
 }
 
@@ -271,12 +245,21 @@ struct CompiledPattern: Sendable, Hashable {
 package struct LikeMatcher {
     let steps: UnsafeBufferPointer<CompiledPattern.Step>
     let literals: UnsafeRawBufferPointer
-    let isContains: Bool
+    let shape: LikeShape
+    /// The literal, for every shape but `general`.
+    let literal: FoldedLiteral?
 
     /// Whether the UTF-8 bytes `text` match.
     @inline(__always)
     package func matches(_ text: UnsafeRawBufferPointer) -> Bool {
-        isContains ? LikePattern.contains(literals, in: text) : LikePattern.match(steps, literals: literals, text)
+        guard let literal else { return LikePattern.match(steps, literals: literals, text) }
+        switch shape {
+        case .contains: return literal.occurs(in: text)
+        case .prefix: return literal.isPrefix(of: text)
+        case .suffix: return literal.isSuffix(of: text)
+        case .exact: return literal.equals(text)
+        case .general: return LikePattern.match(steps, literals: literals, text)
+        }
     }
 }
 

@@ -41,24 +41,26 @@ struct LikeSearch<Soup: QueryableSoup> {
 
     /// The positions of the text values that start with the bytes `prefix`: from the first
     /// value at or after it to the first value at or after its successor (the same bytes with
-    /// the last scalar one higher), or to the end when there is none.
+    /// the last scalar one higher), or to the end when there is none. Probes are the bytes
+    /// themselves: no `String` is made.
     static func positions(of prefix: [UInt8], in index: OrderedIndex) -> Range<Int> {
-        guard let text = String(validating: prefix, as: UTF8.self) else { return 0..<0 }
-        let start = text.isEmpty ? index.upperBound(.double(.infinity)) : index.lowerBound(.text(text))
-        let end = successor(of: prefix).map { index.lowerBound(.text($0)) } ?? index.count
+        let start =
+            prefix.isEmpty
+            ? index.upperBound(.double(.infinity)) : prefix.withUnsafeBytes { index.lowerBound(textBytes: $0) }
+        let end = successor(of: prefix).map { next in next.withUnsafeBytes { index.lowerBound(textBytes: $0) } } ?? index.count
         return start..<max(start, end)
     }
 
     /// The successor (as for text) of the UTF-8 `prefix`: when it ends in an ASCII byte below
     /// 0x7F (the usual case), the same bytes with that byte one higher, with no scalar
     /// decoding.
-    static func successor(of prefix: [UInt8]) -> String? {
+    static func successor(of prefix: [UInt8]) -> [UInt8]? {
         if let last = prefix.last, last < 0x7F {
             var bytes = prefix
             bytes[bytes.count - 1] = last + 1
-            return String(decoding: bytes, as: UTF8.self)
+            return bytes
         }
-        return successor(of: String(decoding: prefix, as: UTF8.self))
+        return successor(of: String(decoding: prefix, as: UTF8.self)).map { Array($0.utf8) }
     }
 
     /// The smallest string greater than every string that starts with `text` (by bytes): its
@@ -90,19 +92,23 @@ struct LikeSearch<Soup: QueryableSoup> {
         return (prefix, true)
     }
 
-    /// Every spelling of `bytes` with its ASCII letters in either case, in ascending byte order.
+    /// Every spelling of `bytes` with its ASCII letters in either case, in ascending byte order
+    /// (upper case sorts first, and the first letter decides).
     static func caseVariants(of bytes: [UInt8]) -> [[UInt8]] {
-        var variants: [[UInt8]] = [[]]
-        for byte in bytes {
-            if isASCIILetter(byte) {
-                let upper = byte & ~0x20
-                let lower = byte | 0x20
-                variants = variants.flatMap { [$0 + [upper], $0 + [lower]] }
-            } else {
-                variants = variants.map { $0 + [byte] }
+        let letters = bytes.indices.filter { isASCIILetter(bytes[$0]) }
+        var variants: [[UInt8]] = []
+        variants.reserveCapacity(1 << letters.count)
+        // Variant `mask`: letter k lower-cased when bit `letters.count - 1 - k` is set, so
+        // counting up visits the variants in ascending order.
+        for mask in 0..<(1 << letters.count) {
+            var variant = bytes
+            for (k, position) in letters.enumerated() {
+                let lower = mask >> (letters.count - 1 - k) & 1 == 1
+                variant[position] = lower ? bytes[position] | 0x20 : bytes[position] & ~0x20
             }
+            variants.append(variant)
         }
-        return variants.sorted { $0.lexicographicallyPrecedes($1) }
+        return variants
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {

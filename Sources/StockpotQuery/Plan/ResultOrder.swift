@@ -79,10 +79,7 @@ package enum ResultOrder: Sendable {
             ids.reserveCapacity(wanted)
             // Descending visits count from the end of the index.
             let first = descending ? index.count - positions.upperBound + start : positions.lowerBound + start
-            index.forEach(from: first, descending: descending) { entry in
-                ids.append(entry.id)
-                return ids.count < wanted
-            }
+            Self.appendIDs(index, from: first, length: wanted, descending: descending, to: &ids)
             return ids
         case .runs(let index, let runs, let descending):
             var ids: [Int64] = []
@@ -94,8 +91,8 @@ package enum ResultOrder: Sendable {
                     skip -= run.count
                     continue
                 }
-                ids += ResultOrder.index(index, positions: run, descending: descending)
-                    .ids(from: skip, length: wanted - ids.count)
+                let first = descending ? index.count - run.upperBound + skip : run.lowerBound + skip
+                Self.appendIDs(index, from: first, length: min(wanted - ids.count, run.count - skip), descending: descending, to: &ids)
                 skip = 0
             }
             return ids
@@ -105,7 +102,7 @@ package enum ResultOrder: Sendable {
             var ids: [Int64] = []
             ids.reserveCapacity(wanted)
             var skipped = 0
-            index.forEach(descending: descending) { entry in
+            index.forEachBorrowed(descending: descending) { entry in
                 guard members.contains(entry.id) else { return true }
                 if skipped < start {
                     skipped += 1
@@ -127,25 +124,73 @@ package enum ResultOrder: Sendable {
     }
 
     /// Visits the ids of the entries in `runs` of `index` whose values match `pattern`, in
-    /// index order or the reverse, until `body` returns false. Keys are tested in place.
+    /// index order or the reverse, until `body` returns false. Keys are tested in place, a
+    /// leaf's run of them at a time.
     private static func visitMatches(
         _ index: OrderedIndex, _ runs: [Range<Int>], _ pattern: LikePattern, descending: Bool,
         _ body: (Int64) -> Bool
     ) {
         pattern.withMatcher { matcher in
+            // Whether `slot` of `leaf` matches: text tested in place, numbers through their
+            // SQLite text.
+            func matches(_ leaf: BorrowedIndexLeaf, _ slot: Int) -> Bool {
+                if let text = leaf.textBytes(at: slot) { return matcher.matches(text) }
+                return pattern.matches(leaf.entry(at: slot))
+            }
             for run in descending ? runs.reversed() : runs where !run.isEmpty {
                 var left = run.count
                 var going = true
                 // Descending visits count from the end of the index.
-                index.forEachBorrowed(from: descending ? index.count - run.upperBound : run.lowerBound, descending: descending) {
-                    entry in
-                    left -= 1
-                    let matched = entry.textBytes.map(matcher.matches) ?? pattern.matches(entry)
-                    if matched { going = body(entry.id) }
-                    return going && left > 0
+                index.forEachLeafRun(from: descending ? index.count - run.upperBound : run.lowerBound, descending: descending) {
+                    leaf, slots in
+                    let taken = min(left, slots.count)
+                    left -= taken
+                    if descending {
+                        var slot = slots.upperBound
+                        let stop = slots.upperBound - taken
+                        while slot > stop {
+                            slot -= 1
+                            if matches(leaf, slot) {
+                                going = body(leaf.id(at: slot))
+                                if !going { return false }
+                            }
+                        }
+                    } else {
+                        var slot = slots.lowerBound
+                        let stop = slots.lowerBound + taken
+                        while slot < stop {
+                            if matches(leaf, slot) {
+                                going = body(leaf.id(at: slot))
+                                if !going { return false }
+                            }
+                            slot += 1
+                        }
+                    }
+                    return left > 0
                 }
                 guard going else { return }
             }
+        }
+    }
+
+    /// Appends the ids at `length` positions of `index` from `start` (descending: counted from
+    /// the end) to `ids`, read in place.
+    private static func appendIDs(
+        _ index: OrderedIndex, from start: Int, length: Int, descending: Bool, to ids: inout [Int64]
+    ) {
+        var left = length
+        guard left > 0 else { return }
+        index.forEachLeafRun(from: start, descending: descending) { leaf, slots in
+            let taken = min(left, slots.count)
+            left -= taken
+            if descending {
+                for slot in stride(from: slots.upperBound - 1, through: slots.upperBound - taken, by: -1) {
+                    ids.append(leaf.id(at: slot))
+                }
+            } else {
+                for slot in slots.lowerBound..<slots.lowerBound + taken { ids.append(leaf.id(at: slot)) }
+            }
+            return left > 0
         }
     }
 }
