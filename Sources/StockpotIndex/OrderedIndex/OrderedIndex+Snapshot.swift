@@ -205,32 +205,21 @@ extension OrderedIndex {
     }
 
     /// An unsigned LEB128 varint (at most 10 bytes, 64 bits) at `offset`, read without passing
-    /// `end`; advances past it.
+    /// `end` (`PostingCoding.readVarint`); advances past it.
     @inline(__always)
     static func varint(
         _ base: UnsafeRawPointer, _ offset: inout Int, _ end: Int, _ what: StaticString
     ) throws(IndexSnapshotError) -> UInt64 {
         let start = offset
-        if offset < end {
-            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
-            if byte < 0x80 {
-                offset += 1
-                return UInt64(byte)
-            }
+        if let value = PostingCoding.readVarint(base.assumingMemoryBound(to: UInt8.self), &offset, end: end) {
+            return value
         }
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < end {
-            let byte = base.load(fromByteOffset: offset, as: UInt8.self)
-            offset += 1
-            if shift == 63 && byte > 1 {
-                throw IndexSnapshotError(.invalidVarint, "\(what) overflows 64 bits", offset: start)
-            }
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
+        // Nine bytes with their continuation bit set then a tenth that does not fit 64 bits,
+        // or the bytes ended first.
+        if end - start >= 10 {
+            throw IndexSnapshotError(.invalidVarint, "\(what) overflows 64 bits", offset: start)
         }
-        throw truncated(what, at: offset)
+        throw truncated(what, at: end)
     }
 
     /// The signed value of a zigzag code (0, 1, 2, 3 ... for 0, -1, 1, -2 ...), as a bit pattern.
