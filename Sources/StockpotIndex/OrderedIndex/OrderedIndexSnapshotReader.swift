@@ -1,5 +1,5 @@
 // A bounds-checked cursor over ordered-index snapshot bytes (format in OrderedIndex+Snapshot.swift):
-// bytes, LEB128 varints, little-endian doubles and UTF-8 validation; every failure throws.
+// the header's bytes and LEB128 varints, and the UTF-8 checks the entry loop uses; every failure throws.
 
 /// Reads snapshot fields front to back; `read*` advances. Never reads past the buffer.
 struct OrderedIndexSnapshotReader {
@@ -50,31 +50,6 @@ struct OrderedIndexSnapshotReader {
             if byte & 0x80 == 0 { return value }
             shift += 7
         }
-    }
-
-    /// A zigzag-encoded signed varint (0, -1, 1, -2 ... as 0, 1, 2, 3 ...).
-    @inline(__always)
-    mutating func readSignedVarint(_ what: @autoclosure () -> String) throws(IndexSnapshotError) -> Int64 {
-        let raw = try readUnsignedVarint(what())
-        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
-    }
-
-    /// Eight bytes, little-endian.
-    mutating func readUInt64LittleEndian(_ what: String) throws(IndexSnapshotError) -> UInt64 {
-        guard remaining >= 8 else { throw truncated(what) }
-        defer { offset += 8 }
-        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-    }
-
-    /// `count` bytes, which must be well-formed UTF-8; valid while `bytes` is.
-    mutating func readUTF8(count: Int, _ what: String) throws(IndexSnapshotError) -> UnsafeRawBufferPointer {
-        guard count <= remaining else { throw truncated(what) }
-        let text = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
-        if !Self.isASCII(text), let bad = Self.firstInvalidUTF8(text) {
-            throw IndexSnapshotError(.invalidText, "\(what) is not UTF-8", offset: offset + bad)
-        }
-        offset += count
-        return text
     }
 
     /// Whether every byte is below 0x80 (ASCII is well-formed UTF-8): eight bytes a step.
