@@ -101,15 +101,17 @@ struct StoreState: Sendable {
                 return .failure(error)
             }
         }
-        let values: [[UInt8]?]
-        switch read {
+        var values: [[UInt8]?]
+        switch consume read {
         case .success(let found): values = found
         case .failure(let error): throw StockpotError(error)
         }
         var records: [EntryRecord?] = []
         records.reserveCapacity(values.count)
-        for (id, value) in zip(ids, values) {
-            guard let value else {
+        for (position, id) in zip(values.indices, ids) {
+            // Taken out of the array, so the record owns the only reference and truncates
+            // the trailer in place instead of copying the document.
+            guard let value = values[position].take() else {
                 records.append(nil)
                 continue
             }
@@ -123,22 +125,23 @@ struct StoreState: Sendable {
 
     /// The stored entry `id` of soup `soup`, if it exists in the engine view.
     func storedEntry(soup: UInt32, id: Int64) throws(StockpotError) -> EntryRecord? {
-        // The key is built on the stack; the error is carried out of the closure in a value
-        // (typed throws through `withUnsafe...` closures trips a compiler bug).
-        let read: Result<[UInt8]?, StorageError> = StoreKeys.withEntryKey(soup: soup, entry: id) { key in
+        // The key is built on the stack; the value and the error are carried out of the
+        // closure in variables (typed throws through `withUnsafe...` closures trips a
+        // compiler bug).
+        var bytes: [UInt8]?
+        let failure: StorageError? = StoreKeys.withEntryKey(soup: soup, entry: id) { key in
             do throws(StorageError) {
-                return .success(try view.value(for: key))
+                bytes = try view.value(for: key)
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        let bytes: [UInt8]?
-        switch read {
-        case .success(let value): bytes = value
-        case .failure(let error): throw StockpotError(error)
-        }
-        guard let bytes else { return nil }
-        guard let record = EntryRecord(decoding: bytes) else {
+        if let failure { throw StockpotError(failure) }
+        // Taken, so the record owns the only reference and truncates the trailer in place
+        // instead of copying the document.
+        guard let value = bytes.take() else { return nil }
+        guard let record = EntryRecord(decoding: value) else {
             throw StockpotError(.corruption, "The stored record of entry \(id) (soup id \(soup)) has an unknown layout.")
         }
         return record

@@ -195,18 +195,13 @@ struct ValueReader {
             }
         }
         let length = header.originalLength
-        var ok = false
-        let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
-            let out = UnsafeMutableRawBufferPointer(buffer)
+        let output =
             if let dictionary {
-                ok = LZ4Codec.decompress(stored, originalLength: length, dictionary: dictionary, into: out)
+                dictionary.decompressed(stored, originalLength: length)
             } else {
-                ok = LZ4Codec.decompress(
-                    stored, originalLength: length, dictionary: UnsafeRawBufferPointer(start: nil, count: 0), into: out)
+                LZ4Codec.decompress(stored, originalLength: length, dictionary: UnsafeRawBufferPointer(start: nil, count: 0))
             }
-            initialized = ok ? length : 0
-        }
-        guard ok else {
+        guard let output else {
             throw .corruption("A compressed value does not decompress to its recorded length.", file: file, offset: offset)
         }
         return output

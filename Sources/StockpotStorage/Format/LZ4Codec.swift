@@ -101,15 +101,6 @@ package enum LZ4Codec {
         return Int(decoded) == originalLength
     }
 
-    /// Decompresses `input`, compressed against the prepared `dictionary`, into `output`; the
-    /// same contract as ``decompress(_:originalLength:dictionary:into:)``.
-    package static func decompress(
-        _ input: UnsafeRawBufferPointer, originalLength: Int, dictionary: LZ4Dictionary,
-        into output: UnsafeMutableRawBufferPointer
-    ) -> Bool {
-        dictionary.decompress(input, originalLength: originalLength, into: output)
-    }
-
     /// Decompresses `input` into a new array of `originalLength` bytes, or returns nil when it
     /// does not decode to exactly that many.
     package static func decompress(

@@ -61,17 +61,18 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
     /// The dictionary bytes LZ4 can reach: the last 64 KiB.
     private var prefixLength: Int { min(count, 65_536) }
 
-    /// Decompresses `input` (compressed against this dictionary) into `output`; true when it
-    /// decodes to exactly `originalLength` bytes, which `output` must have room for. Never reads
-    /// or writes outside the buffers, whatever `input` holds.
-    package func decompress(
-        _ input: UnsafeRawBufferPointer, originalLength: Int, into output: UnsafeMutableRawBufferPointer
-    ) -> Bool {
-        guard let source = input.baseAddress, let destination = output.baseAddress,
-            originalLength >= 1, originalLength <= output.count, input.count <= Int(Int32.max)
-        else { return false }
+    /// Decompresses `input` (compressed against this dictionary) into a new array; nil when it
+    /// does not decode to exactly `originalLength` bytes. Never reads or writes outside its
+    /// buffers, whatever `input` holds.
+    ///
+    /// A value that decodes in a pooled buffer is copied out into an array made by
+    /// `reserveCapacity` and `append`, whose allocation the standard library has specialized
+    /// for bytes; `Array(unsafeUninitializedCapacity:)` looks the array's storage type up
+    /// generically on every call, which costs about as much as the copy.
+    package func decompressed(_ input: UnsafeRawBufferPointer, originalLength: Int) -> [UInt8]? {
+        guard let source = input.baseAddress, originalLength >= 1, input.count <= Int(Int32.max) else { return nil }
         guard originalLength <= Self.scratchValueCapacity, prefixLength > 0 else {
-            return LZ4Codec.decompress(input, originalLength: originalLength, dictionary: bytes, into: output)
+            return LZ4Codec.decompress(input, originalLength: originalLength, dictionary: bytes)
         }
         let scratch = takeScratch()
         defer { returnScratch(scratch) }
@@ -79,9 +80,11 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
         let decoded = LZ4_decompress_safe_usingDict(
             source.assumingMemoryBound(to: CChar.self), (scratch + prefix).assumingMemoryBound(to: CChar.self),
             Int32(input.count), Int32(originalLength), scratch.assumingMemoryBound(to: CChar.self), Int32(prefix))
-        guard Int(decoded) == originalLength else { return false }
-        destination.copyMemory(from: scratch + prefix, byteCount: originalLength)
-        return true
+        guard Int(decoded) == originalLength else { return nil }
+        var output = [UInt8]()
+        output.reserveCapacity(originalLength)
+        output.append(contentsOf: UnsafeRawBufferPointer(start: scratch + prefix, count: originalLength))
+        return output
     }
 
     private func takeScratch() -> UnsafeMutableRawPointer {

@@ -64,13 +64,7 @@ import Testing
             let appended = document.withUnsafeBytes { LZ4Codec.compress($0, dictionary: prepared, appendingTo: &block) }
             #expect(appended.map { _ in block } == Self.compress(document, dictionary: dictionary))
             guard appended != nil else { continue }
-            var decoded = [UInt8](repeating: 0, count: document.count)
-            let succeeded = block.withUnsafeBytes { block in
-                decoded.withUnsafeMutableBytes {
-                    LZ4Codec.decompress(block, originalLength: document.count, dictionary: prepared, into: $0)
-                }
-            }
-            #expect(succeeded && decoded == document)
+            #expect(Self.decompress(block, originalLength: document.count, prepared: prepared) == document)
         }
     }
 
@@ -131,11 +125,7 @@ import Testing
 
     /// Decodes `block` through the prepared dictionary (its pooled prefix-mode buffers).
     static func decompress(_ block: [UInt8], originalLength: Int, prepared: LZ4Dictionary) -> [UInt8]? {
-        var decoded = [UInt8](repeating: 0, count: originalLength)
-        let succeeded = block.withUnsafeBytes { block in
-            decoded.withUnsafeMutableBytes { LZ4Codec.decompress(block, originalLength: originalLength, dictionary: prepared, into: $0) }
-        }
-        return succeeded ? decoded : nil
+        block.withUnsafeBytes { prepared.decompressed($0, originalLength: originalLength) }
     }
 
     @Test func preparedDictionaryDecodesValuesPastItsBufferAndAfterDamage() throws {
@@ -198,18 +188,12 @@ import Testing
             let dictionary = [first, nil, second][index % 3]
             let block = try #require(document.withUnsafeBytes { compressor.compress($0, dictionary: dictionary) })
             #expect(16 * (document.count - block.count) >= document.count)
-            var decoded = [UInt8](repeating: 0, count: document.count)
-            let succeeded = block.withUnsafeBytes { block in
-                decoded.withUnsafeMutableBytes { output in
-                    if let dictionary {
-                        return LZ4Codec.decompress(block, originalLength: document.count, dictionary: dictionary, into: output)
-                    }
-                    return LZ4Codec.decompress(
-                        block, originalLength: document.count, dictionary: UnsafeRawBufferPointer(start: nil, count: 0),
-                        into: output)
-                }
+            let decoded = block.withUnsafeBytes { block in
+                if let dictionary { return dictionary.decompressed(block, originalLength: document.count) }
+                return LZ4Codec.decompress(
+                    block, originalLength: document.count, dictionary: UnsafeRawBufferPointer(start: nil, count: 0))
             }
-            #expect(succeeded && decoded == document, "document \(index)")
+            #expect(decoded == document, "document \(index)")
             if let dictionary {
                 // A block needs its own dictionary: decoded against the other, it is not the document.
                 let other = dictionary === first ? second : first
