@@ -13,6 +13,11 @@ struct StoreState: Sendable {
     /// Soup ids by name. Names are data, compared by their UTF-8 bytes (not by Unicode
     /// equivalence, which `String`'s `==` uses).
     private(set) var soupIDs: [SoupName: UInt32] = [:]
+    /// The same names and ids while there are at most ``fewSoupsLimit`` soups (empty beyond):
+    /// a read by name compares these bytes instead of hashing, which costs more than a few
+    /// comparisons for the handful of soups most stores have.
+    private var fewSoups: [(name: String, id: UInt32)] = []
+    static let fewSoupsLimit = 8
     /// Names the catalog's shape (which soups exist, their names and index specs): a number
     /// unique in the process, taken afresh whenever the shape changes, so two states with the
     /// same number have the same soups and specs (entries may differ). A prepared Smart SQL
@@ -29,7 +34,14 @@ struct StoreState: Sendable {
 
     /// The soup named `name`, if it exists.
     func soup(named name: String) -> SoupState? {
-        soupIDs[SoupName(name)].flatMap { soups[$0] }
+        soupID(named: name).flatMap { soups[$0] }
+    }
+
+    /// The id of the soup named `name`, if it exists.
+    private func soupID(named name: String) -> UInt32? {
+        guard soupIDs.count <= Self.fewSoupsLimit else { return soupIDs[SoupName(name)] }
+        for soup in fewSoups where soup.name.utf8Equals(name) { return soup.id }
+        return nil
     }
 
     /// The soup named `name`.
@@ -46,7 +58,7 @@ struct StoreState: Sendable {
     ///
     /// - Throws: `soup_not_found`.
     func existingSoupID(named name: String) throws(StockpotError) -> UInt32 {
-        guard let id = soupIDs[SoupName(name)] else {
+        guard let id = soupID(named: name) else {
             throw StockpotError(.soupNotFound, "There is no soup named \"\(name)\".")
         }
         return id
@@ -64,13 +76,18 @@ struct StoreState: Sendable {
         let sameShape = old.map { $0.record.name.utf8Equals(soup.record.name) && $0.record.specs == soup.record.specs } ?? false
         if !sameShape { schemaVersion = Self.newSchemaVersion() }
         soups[soup.id] = soup
-        soupIDs[SoupName(soup.name)] = soup.id
+        if soupIDs.updateValue(soup.id, forKey: SoupName(soup.name)) != soup.id { rebuildFewSoups() }
+    }
+
+    private mutating func rebuildFewSoups() {
+        fewSoups = soupIDs.count <= Self.fewSoupsLimit ? soupIDs.map { ($0.key.text, $0.value) } : []
     }
 
     /// Drops a soup.
     mutating func remove(soup id: UInt32) {
         guard let soup = soups.removeValue(forKey: id) else { return }
         soupIDs[SoupName(soup.name)] = nil
+        rebuildFewSoups()
         schemaVersion = Self.newSchemaVersion()
     }
 

@@ -102,6 +102,44 @@ import Testing
         }
     }
 
+    /// Soups are found by name through a short list up to a handful of soups and through a
+    /// hash map beyond: every name must resolve to its own soup on both sides of the limit,
+    /// as soups come and go.
+    @Test func soupsAreFoundByNameAsTheirNumberCrossesTheShortListLimit() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            defer { try? store.close() }
+            var live: [String] = []
+            var ids: [String: Int64] = [:]
+            func add(_ name: String) throws {
+                try store.registerSoup(name, indexSpecs: Self.specs)
+                let stored = try store.upsert([["soup": .string(name)]], into: name)
+                ids[name] = try #require(stored.first?["_soupEntryId"]?.integerValue)
+                live.append(name)
+            }
+            func check() throws {
+                for name in live {
+                    let stored = try store.retrieve([ids[name] ?? -1], from: name)
+                    #expect(stored.first?["soup"] == .string(name), "soup \(name) of \(live.count)")
+                }
+                #expect(errorCode { try store.retrieve([1], from: "missing") } == .soupNotFound)
+                #expect(store.allSoupNames().sorted() == live.sorted())
+            }
+            for number in 0..<12 {
+                try add("s\(number)")
+                try check()
+            }
+            for name in ["s0", "s5", "s11", "s3", "s7", "s1"] {
+                try store.removeSoup(name)
+                live.removeAll { $0 == name }
+                #expect(errorCode { try store.retrieve([ids[name] ?? -1], from: name) } == .soupNotFound)
+                try check()
+            }
+            try add("s0")
+            try check()
+        }
+    }
+
     @Test func positionsAndPagesFollowTheOrderedIndex() throws {
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
