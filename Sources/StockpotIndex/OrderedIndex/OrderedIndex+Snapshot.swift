@@ -145,7 +145,7 @@ extension OrderedIndex {
             for i in leafStart..<leafEnd {
                 let entryOffset = offset
                 guard offset < end else { throw Self.truncated("an entry tag", at: offset) }
-                var kind = base.load(fromByteOffset: offset, as: UInt8.self)
+                let kind = base.load(fromByteOffset: offset, as: UInt8.self)
                 offset += 1
                 var payload: UInt64 = 0
                 var text = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -185,19 +185,28 @@ extension OrderedIndex {
                     arena.append(text)
                     hasText = true
                 case repeatTag where i > 0:
-                    // The value of the entry before, already checked; the order is the ids'.
-                    kind = previous.kind
-                    payload = previous.payload
-                    text = previous.text
-                    sameValueAsPrevious = true
-                    if kind == OrderedIndexTag.text {
-                        guard arena.count + text.count <= Int(Int32.max) else {
+                    // The value of the entry before, already checked: only its id is read, and
+                    // the order is the ids'. (Most entries of an index of few values take this
+                    // path, so it stores the entry itself and goes on to the next.)
+                    let id = previousID &+ Int64(bitPattern: Self.unzigzag(try Self.varint(base, &offset, end, "an id")))
+                    guard previousID < id else {
+                        throw IndexSnapshotError(.outOfOrder, "entry \(i) is not after entry \(i - 1)", offset: entryOffset)
+                    }
+                    if previous.kind == OrderedIndexTag.text {
+                        guard arena.count + previous.text.count <= Int(Int32.max) else {
                             throw IndexSnapshotError(.countMismatch, "text over 2 GiB in one node", offset: entryOffset)
                         }
-                        spans[i - leafStart] = UInt64(arena.count) << 32 | UInt64(text.count)
-                        arena.append(text)
+                        spans[i - leafStart] = UInt64(arena.count) << 32 | UInt64(previous.text.count)
+                        arena.append(previous.text)
                         hasText = true
                     }
+                    previousID = id
+                    previous.id = id
+                    let slot = i - leafStart
+                    kinds[slot] = previous.kind
+                    payloads[slot] = previous.payload
+                    ids[slot] = id
+                    continue
                 default:
                     throw IndexSnapshotError(.invalidTag, "unknown value tag \(kind)", offset: entryOffset)
                 }

@@ -170,8 +170,8 @@ import StockpotJSON
                 for _ in 0..<(random.below(3) + 1) {
                     bytes[random.below(bytes.count)] ^= UInt8(1 << random.below(8))
                 }
-            case 1:  // garbage after a valid header, biased to small tags
-                bytes = [0x01, UInt8(random.below(40))]
+            case 1:  // garbage after a valid header (either version), biased to small tags
+                bytes = [UInt8(1 + random.below(2)), UInt8(random.below(40))]
                 for _ in 0..<random.below(60) {
                     bytes.append(random.chance(50) ? UInt8(random.below(5)) : UInt8(truncatingIfNeeded: random.next()))
                 }
