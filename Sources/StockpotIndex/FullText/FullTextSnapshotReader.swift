@@ -33,12 +33,18 @@ struct FullTextDocumentIds {
     }
 
     /// Whether `id` is a document; `hint` carries the search position between ascending calls.
+    /// The bitmap test is inlined into the posting loop (it runs once a posting).
+    @inline(__always)
     func contains(_ id: Int64, hint: inout Int) -> Bool {
         if dense {
             let (offset, overflow) = id.subtractingReportingOverflow(lowest)
             guard !overflow, offset >= 0, offset < Int64(bits.count) * 64 else { return false }
             return bits[Int(offset) >> 6] & (1 << UInt64(offset & 63)) != 0
         }
+        return sortedContains(id, hint: &hint)
+    }
+
+    private func sortedContains(_ id: Int64, hint: inout Int) -> Bool {
         // Gallop from the hint: doubling steps, then a binary search.
         var low = hint
         var high = hint
@@ -142,9 +148,15 @@ struct FullTextSnapshotReader {
                 blockRest = position
             }
             if format.hasPositions {
-                switch Self.checkedPayloadEnd(base, from: position, end: end, columnCount: format.columnCount) {
-                case .success(let payloadEnd): position = payloadEnd
-                case .failure(let failure): throw error(failure.code, "\(what): \(failure.problem)", at: failure.offset)
+                // The usual payload of a one-column index (one group of one position byte) is
+                // taken here, without the call; `checkedPayloadEnd` checks the rest.
+                if format.columnCount == 1, end - position >= 2, base[position] == 2, base[position + 1] < 0x80 {
+                    position += 2
+                } else {
+                    switch Self.checkedPayloadEnd(base, from: position, end: end, columnCount: format.columnCount) {
+                    case .success(let payloadEnd): position = payloadEnd
+                    case .failure(let failure): throw error(failure.code, "\(what): \(failure.problem)", at: failure.offset)
+                    }
                 }
             }
             block.count += 1

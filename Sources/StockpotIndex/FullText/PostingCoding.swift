@@ -67,6 +67,20 @@ enum PostingCoding {
                 offset += 1
                 return UInt64(byte)
             }
+            // Two and three bytes (ids of up to 2^21 apart: an index not in id order) unrolled;
+            // longer ones, and any that runs to `end`, take the loop below.
+            if end - offset >= 3 {
+                let second = base[offset + 1]
+                if second < 0x80 {
+                    offset += 2
+                    return UInt64(byte & 0x7F) | UInt64(second) << 7
+                }
+                let third = base[offset + 2]
+                if third < 0x80 {
+                    offset += 3
+                    return UInt64(byte & 0x7F) | UInt64(second & 0x7F) << 7 | UInt64(third) << 14
+                }
+            }
         }
         var result: UInt64 = 0
         var shift: UInt64 = 0

@@ -5,24 +5,28 @@
 // 0, -1, 1, -2 ... to 0, 1, 2, 3 ...):
 //
 //     snapshot := version count entry*         (exactly count entries, no bytes after)
-//     version  := 0x01
+//     version  := 0x02 (written) | 0x01 (read: the same without the repeat tag)
 //     count    := varint
 //     entry    := tag payload idDelta
-//     tag      := 0x00 null | 0x01 integer | 0x02 double | 0x03 text   (never reused)
+//     tag      := 0x00 null | 0x01 integer | 0x02 double | 0x03 text
+//               | 0x04 repeat (version 2)                             (never reused)
 //     payload  := (null) nothing | (integer) zigzag varint | (double) 8 bytes, the IEEE-754
 //                 bit pattern little-endian | (text) varint byte length, then UTF-8 bytes
+//               | (repeat) nothing: the value of the entry before, bit for bit
 //     idDelta  := zigzag varint of id - previous id (wrapping; the previous id starts at 0)
 //
 //     OFFSET  SIZE   DESCRIPTION
-//     0       1      version, 1
+//     0       1      version, 2
 //     1       1-10   count
 //     ...     2+     entries, strictly ascending by (value, id) in the index's order
 //
-// Example: version 1, two entries (null, 5) and ("é", 7) is 01 02 | 00 0A | 03 02 C3 A9 04.
+// Example: version 2, three entries (null, 5), ("é", 7) and ("é", 9) is
+// 02 03 | 00 0A | 03 02 C3 A9 04 | 04 04.
 // Reading rejects, with an IndexSnapshotError and never a trap: a short buffer, another
-// version, an unknown tag, an overlong varint, text that is not UTF-8, entries out of order or
-// repeated, a count larger than the bytes can hold, and trailing bytes. The snapshot has no
-// checksum of its own: the file that embeds it carries one.
+// version, an unknown tag (a repeat in version 1 or as the first entry), an overlong varint,
+// text that is not UTF-8, entries out of order or repeated, a count larger than the bytes can
+// hold, and trailing bytes. The snapshot has no checksum of its own: the file that embeds it
+// carries one.
 
 #if canImport(Glibc)
 import Glibc
@@ -31,8 +35,9 @@ import Darwin
 #endif
 
 extension OrderedIndex {
-    /// The snapshot format version this code writes and reads.
-    static let snapshotVersion: UInt8 = 1
+    /// The snapshot format version this code writes; it reads this one and version 1 (the
+    /// same bytes without the repeat tag, written before session 7).
+    static let snapshotVersion: UInt8 = 2
 
     /// The index's entries as snapshot bytes (format in `OrderedIndex+Snapshot.swift`).
     ///
@@ -42,22 +47,27 @@ extension OrderedIndex {
         bytes.reserveCapacity(1 + 10 + count * 6)
         Self.appendUnsignedVarint(UInt64(count), to: &bytes)
         var previousID: Int64 = 0
+        // The entry before, for the repeat tag (its text stays valid: the index is not changed).
+        var previous: OrderedIndexProbe?
         if let root = root?.block {
             Self.forEachLeaf(root) { leaf in
                 for i in 0..<leaf.count {
                     let kind = leaf.kinds[i]
-                    bytes.append(kind)
-                    switch kind {
+                    let current = leaf.probe(at: i)
+                    let repeats = previous.map { Self.sameValueBitForBit($0, current) } ?? false
+                    previous = current
+                    let tag = repeats ? OrderedIndexTag.repeatValue : kind
+                    bytes.append(tag)
+                    switch tag {
                     case OrderedIndexTag.integer:
                         Self.appendSignedVarint(Int64(bitPattern: leaf.payloads[i]), to: &bytes)
                     case OrderedIndexTag.double:
                         withUnsafeBytes(of: leaf.payloads[i].littleEndian) { bytes.append(contentsOf: $0) }
                     case OrderedIndexTag.text:
-                        let text = leaf.text(at: i)
-                        Self.appendUnsignedVarint(UInt64(text.count), to: &bytes)
-                        bytes.append(contentsOf: text)
+                        Self.appendUnsignedVarint(UInt64(current.text.count), to: &bytes)
+                        bytes.append(contentsOf: current.text)
                     default:
-                        break
+                        break  // null, and a repeat: no payload
                     }
                     let id = leaf.ids[i]
                     Self.appendSignedVarint(id &- previousID, to: &bytes)
@@ -66,6 +76,15 @@ extension OrderedIndex {
             }
         }
         return bytes
+    }
+
+    /// Whether two entries' values are the same bits (kind, payload and text), so that the
+    /// second can be written as a repeat of the first; `1` and `1.0` are not.
+    @inline(__always)
+    static func sameValueBitForBit(_ a: OrderedIndexProbe, _ b: OrderedIndexProbe) -> Bool {
+        guard a.kind == b.kind, a.payload == b.payload else { return false }
+        guard a.kind == OrderedIndexTag.text else { return true }
+        return a.text.count == b.text.count && (a.text.isEmpty || memcmp(a.text.baseAddress!, b.text.baseAddress!, a.text.count) == 0)
     }
 
     /// Reads an index from snapshot bytes, with the default node sizes.
@@ -83,9 +102,11 @@ extension OrderedIndex {
         self.init(leafCapacity: leafCapacity, branchCapacity: branchCapacity)
         var reader = OrderedIndexSnapshotReader(bytes)
         let version = try reader.readByte("the version")
-        guard version == Self.snapshotVersion else {
-            throw IndexSnapshotError(.unsupportedVersion, "version \(version), expected 1", offset: 0)
+        guard version == Self.snapshotVersion || version == 1 else {
+            throw IndexSnapshotError(.unsupportedVersion, "version \(version), expected 1 or 2", offset: 0)
         }
+        // Version 1 has no repeat tag: it is an unknown tag there.
+        let repeatTag = version >= 2 ? OrderedIndexTag.repeatValue : 0xFF
         let countOffset = reader.offset
         let declared = try reader.readUnsignedVarint("the entry count")
         // Every entry takes at least two bytes (a tag and an id delta).
@@ -159,10 +180,33 @@ extension OrderedIndex {
                         throw IndexSnapshotError(.invalidText, "a text value is not UTF-8", offset: offset + bad)
                     }
                     offset += text.count
-                    payload = OrderedIndexOrder.textPrefix(text)
+                    payload = sameValueAsPrevious ? previous.payload : OrderedIndexOrder.textPrefix(text)
                     spans[i - leafStart] = UInt64(arena.count) << 32 | UInt64(text.count)
                     arena.append(text)
                     hasText = true
+                case repeatTag where i > 0:
+                    // The value of the entry before, already checked: only its id is read, and
+                    // the order is the ids'. (Most entries of an index of few values take this
+                    // path, so it stores the entry itself and goes on to the next.)
+                    let id = previousID &+ Int64(bitPattern: Self.unzigzag(try Self.varint(base, &offset, end, "an id")))
+                    guard previousID < id else {
+                        throw IndexSnapshotError(.outOfOrder, "entry \(i) is not after entry \(i - 1)", offset: entryOffset)
+                    }
+                    if previous.kind == OrderedIndexTag.text {
+                        guard arena.count + previous.text.count <= Int(Int32.max) else {
+                            throw IndexSnapshotError(.countMismatch, "text over 2 GiB in one node", offset: entryOffset)
+                        }
+                        spans[i - leafStart] = UInt64(arena.count) << 32 | UInt64(previous.text.count)
+                        arena.append(previous.text)
+                        hasText = true
+                    }
+                    previousID = id
+                    previous.id = id
+                    let slot = i - leafStart
+                    kinds[slot] = previous.kind
+                    payloads[slot] = previous.payload
+                    ids[slot] = id
+                    continue
                 default:
                     throw IndexSnapshotError(.invalidTag, "unknown value tag \(kind)", offset: entryOffset)
                 }
@@ -170,12 +214,27 @@ extension OrderedIndex {
                 previousID = id
                 let current = OrderedIndexProbe(kind: kind, payload: payload, id: id, text: text)
                 // Nulls and integers of one kind compare as integers (nulls' payloads are 0).
+                // Two doubles compare as doubles unless one is NaN, and two texts by their
+                // prefixes when those differ; the rest takes the general comparison.
                 let inOrder: Bool
                 if sameValueAsPrevious {
                     inOrder = previous.id < id
-                } else if kind == previous.kind && (kind == OrderedIndexTag.integer || kind == OrderedIndexTag.null) {
+                } else if kind != previous.kind {
+                    inOrder = OrderedIndexOrder.ascending(previous, current)
+                } else if kind == OrderedIndexTag.integer || kind == OrderedIndexTag.null {
                     let (before, after) = (Int64(bitPattern: previous.payload), Int64(bitPattern: payload))
                     inOrder = before < after || (before == after && previous.id < id)
+                } else if kind == OrderedIndexTag.double {
+                    let (before, after) = (Double(bitPattern: previous.payload), Double(bitPattern: payload))
+                    if before < after {
+                        inOrder = true
+                    } else if before == after {
+                        inOrder = previous.id < id
+                    } else {
+                        inOrder = OrderedIndexOrder.ascending(previous, current)
+                    }
+                } else if previous.payload != payload {
+                    inOrder = previous.payload < payload
                 } else {
                     inOrder = OrderedIndexOrder.ascending(previous, current)
                 }

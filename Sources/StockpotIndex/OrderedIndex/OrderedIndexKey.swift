@@ -13,6 +13,8 @@ enum OrderedIndexTag {
     static let integer: UInt8 = 1
     static let double: UInt8 = 2
     static let text: UInt8 = 3
+    /// Snapshot bytes only (version 2): the value of the entry before; never in a node.
+    static let repeatValue: UInt8 = 4
 }
 
 /// An owned entry key: a value in comparable form plus an id (a split's separator).

@@ -27,19 +27,60 @@ import StockpotJSON
         var index = OrderedIndex()
         index.insert(.text("é"), id: 7)
         index.insert(.null, id: 5)
-        #expect(index.serialized() == [0x01, 0x02, 0x00, 0x0A, 0x03, 0x02, 0xC3, 0xA9, 0x04])
+        #expect(index.serialized() == [0x02, 0x02, 0x00, 0x0A, 0x03, 0x02, 0xC3, 0xA9, 0x04])
+        index.insert(.text("é"), id: 9)
+        // The worked example of docs/format/ordered-index.md: ("é", 9) repeats the value before.
+        #expect(index.serialized() == [0x02, 0x03, 0x00, 0x0A, 0x03, 0x02, 0xC3, 0xA9, 0x04, 0x04, 0x04])
+        _ = index.remove(.text("é"), id: 9)
         index.insert(.integer(-3), id: 1)
         index.insert(.double(-0.0), id: 300)
         // (null, 5) (-3, 1) (-0.0, 300) ("é", 7)
         #expect(index.serialized() == [
-            0x01, 0x04,
+            0x02, 0x04,
             0x00, 0x0A,
             0x01, 0x05, 0x07,
             0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0xD6, 0x04,
             0x03, 0x02, 0xC3, 0xA9, 0xC9, 0x04,
         ])
-        #expect(OrderedIndex().serialized() == [0x01, 0x00])
-        #expect(try Self.read([0x01, 0x00]).count == 0)
+        #expect(OrderedIndex().serialized() == [0x02, 0x00])
+        #expect(try Self.read([0x02, 0x00]).count == 0)
+    }
+
+    @Test func repeatsAreWrittenOnlyForTheSameBits() throws {
+        // In order: (null, 1) (null, 2) (-0.0, 6) (0.0, 7) (1, 3) (1, 4) (1.0, 5) ("a", 8)
+        // ("a", 9) ("ab", 10): equal values repeat only when their bits are the same.
+        let index = OrderedIndex(entries: [
+            IndexEntry(value: .null, id: 1), IndexEntry(value: .null, id: 2),
+            IndexEntry(value: .integer(1), id: 3), IndexEntry(value: .integer(1), id: 4),
+            IndexEntry(value: .double(1.0), id: 5), IndexEntry(value: .double(-0.0), id: 6),
+            IndexEntry(value: .double(0.0), id: 7), IndexEntry(value: .text("a"), id: 8),
+            IndexEntry(value: .text("a"), id: 9), IndexEntry(value: .text("ab"), id: 10),
+        ])
+        let bytes = index.serialized()
+        #expect(bytes == [
+            0x02, 0x0A,
+            0x00, 0x02, 0x04, 0x02,  // null, id 1; repeat, id +1
+            0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x08,  // -0.0, id +4
+            0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0x02,  // 0.0: other bits than -0.0, not a repeat
+            0x01, 0x02, 0x07, 0x04, 0x02,  // 1, id -4; repeat
+            0x02, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0x02,  // 1.0: another kind than 1, not a repeat
+            0x03, 0x01, 0x61, 0x06, 0x04, 0x02,  // "a", id +3; repeat
+            0x03, 0x02, 0x61, 0x62, 0x02,  // "ab"
+        ])
+        let restored = try Self.read(bytes)
+        try T.requireSame(T.entries(restored), T.entries(index), "repeats")
+        #expect(restored.serialized() == bytes)
+    }
+
+    @Test func version1BytesStillRead() throws {
+        // The session 6 format: the same grammar without the repeat tag.
+        let restored = try Self.read([
+            0x01, 0x04, 0x00, 0x0A, 0x01, 0x05, 0x07, 0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0xD6, 0x04,
+            0x03, 0x02, 0xC3, 0xA9, 0xC9, 0x04,
+        ])
+        #expect(T.entries(restored).map(\.id) == [5, 1, 300, 7])
+        #expect(T.entries(restored).map(\.value) == [.null, .integer(-3), .double(-0.0), .text("é")])
+        #expect(restored.serialized().first == 0x02)
     }
 
     @Test(arguments: [UInt64(41), 42, 43])
@@ -59,9 +100,16 @@ import StockpotJSON
     @Test(arguments: [
         // (bytes, the error's code)
         ([UInt8](), IndexSnapshotError.Code.truncated),
-        ([0x02, 0x00], .unsupportedVersion),
+        ([0x03, 0x00], .unsupportedVersion),
+        ([0x00, 0x00], .unsupportedVersion),
         ([0x01], .truncated),
-        ([0x01, 0x01, 0x04, 0x02], .invalidTag),
+        ([0x01, 0x01, 0x04, 0x02], .invalidTag),  // no repeat tag in version 1
+        ([0x01, 0x02, 0x00, 0x02, 0x04, 0x02], .invalidTag),
+        ([0x02, 0x01, 0x04, 0x02], .invalidTag),  // a repeat with no entry before
+        ([0x02, 0x01, 0x05, 0x02], .invalidTag),
+        ([0x02, 0x02, 0x00, 0x02, 0x04, 0x00], .outOfOrder),  // a repeat with the same id
+        ([0x02, 0x02, 0x03, 0x01, 0x61, 0x04, 0x04, 0x01], .outOfOrder),  // a repeat with a lower id
+        ([0x02, 0x02, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x04], .truncated),  // a repeat without its id
         ([0x01, 0x01, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0x02], .invalidVarint),
         ([0x01, 0x01, 0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00, 0x02], .invalidVarint),
         ([0x01, 0x01, 0x03, 0x02, 0xC0, 0x80, 0x02], .invalidText),  // overlong
@@ -122,8 +170,8 @@ import StockpotJSON
                 for _ in 0..<(random.below(3) + 1) {
                     bytes[random.below(bytes.count)] ^= UInt8(1 << random.below(8))
                 }
-            case 1:  // garbage after a valid header, biased to small tags
-                bytes = [0x01, UInt8(random.below(40))]
+            case 1:  // garbage after a valid header (either version), biased to small tags
+                bytes = [UInt8(1 + random.below(2)), UInt8(random.below(40))]
                 for _ in 0..<random.below(60) {
                     bytes.append(random.chance(50) ? UInt8(random.below(5)) : UInt8(truncatingIfNeeded: random.next()))
                 }

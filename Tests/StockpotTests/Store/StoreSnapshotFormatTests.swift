@@ -11,9 +11,9 @@ import Testing
         let record = Array(#"{"name":"s","id":1,"specs":[{"path":"k","type":"string"}],"nextEntryId":1}"#.utf8)
         var bytes: [UInt8] = [0x53, 0x50, 0x53, 0x53, 0x01, 0x02, 0, 0, 0, 0x01, 0, 0, 0]
         bytes += [UInt8(record.count), 0, 0, 0, 0, 0, 0, 0] + record
-        bytes += [0x02, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x00]
+        bytes += [0x02, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x00]
         bytes += [0x01, 0, 0, 0]
-        bytes += [0x01, 0x02, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x00]
+        bytes += [0x01, 0x02, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x00]
         return bytes
     }
 
