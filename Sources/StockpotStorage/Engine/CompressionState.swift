@@ -14,6 +14,28 @@ struct SpaceCompression: Sendable {
     var bytesWithoutDictionary = 0
 }
 
+extension SpaceCompression {
+    /// Keeps `value` among the samples (the newest `dictionaryBytes` of them); the dictionary
+    /// content once the space has written `dictionaryTrainingBytes` without one.
+    mutating func sample(_ value: [UInt8], options: StorageOptions) -> [UInt8]? {
+        bytesWithoutDictionary += value.count
+        samples.append(value)
+        sampleBytes += value.count
+        var dropped = 0
+        while samples.count - dropped > 1, sampleBytes - samples[dropped].count >= options.dictionaryBytes {
+            sampleBytes -= samples[dropped].count
+            dropped += 1
+        }
+        if dropped > 0 { samples.removeFirst(dropped) }
+        guard bytesWithoutDictionary >= options.dictionaryTrainingBytes else { return nil }
+        // Newest samples last: LZ4 prefers matches near the end of its dictionary.
+        var content = Array(samples.joined())
+        let limit = min(options.dictionaryBytes, 65_536)
+        if content.count > limit { content.removeFirst(content.count - limit) }
+        return content
+    }
+}
+
 /// Compression state of every key space.
 struct CompressionState: Sendable {
     var spaces: [UInt32: SpaceCompression] = [:]
@@ -28,21 +50,11 @@ struct CompressionState: Sendable {
     /// Notes a value written to `space`; returns the dictionary content to make when the space
     /// has written enough without one.
     mutating func observe(_ value: [UInt8], space: UInt32, options: StorageOptions) -> [UInt8]? {
-        var state = spaces[space, default: SpaceCompression()]
-        defer { spaces[space] = state }
-        guard state.dictionaryID == 0, options.dictionaryBytes > 0 else { return nil }
-        state.bytesWithoutDictionary += value.count
-        state.samples.append(value)
-        state.sampleBytes += value.count
-        while state.samples.count > 1, state.sampleBytes - state.samples[0].count >= options.dictionaryBytes {
-            state.sampleBytes -= state.samples.removeFirst().count
-        }
-        guard state.bytesWithoutDictionary >= options.dictionaryTrainingBytes else { return nil }
-        // Newest samples last: LZ4 prefers matches near the end of its dictionary.
-        var content = Array(state.samples.joined())
-        let limit = min(options.dictionaryBytes, 65_536)
-        if content.count > limit { content.removeFirst(content.count - limit) }
-        return content
+        // A space with its dictionary (every value after the first few hundred KB) costs one
+        // lookup; the others are changed in place, so the samples array is not copied.
+        if let state = spaces[space], state.dictionaryID != 0 { return nil }
+        guard options.dictionaryBytes > 0 else { return nil }
+        return spaces[space, default: SpaceCompression()].sample(value, options: options)
     }
 
     /// Starts using dictionary `id` for `space`.
