@@ -11,6 +11,9 @@ import Synchronization
 final class SQLColumnMemo: Sendable {
     /// One run's findings. Immutable.
     final class Remembered: Sendable {
+        /// The soup's ``SQLSoup/contentVersion`` when they were found: a soup with the same
+        /// number has the same index versions, so none needs checking.
+        let soupVersion: UInt64?
         /// By position in the scan's fields read by id: the index version its column was read from.
         let versions: [SQLWeakIndexVersion]
         /// The walked index's version, when its column was cached too.
@@ -23,44 +26,58 @@ final class SQLColumnMemo: Sendable {
         let rowSources: [SQLIndexScan.RowSource]
 
         init(
-            versions: [SQLWeakIndexVersion], walkedVersion: SQLWeakIndexVersion?, columns: [SQLWeakColumn],
-            distinct: [Unmanaged<SQLColumn>], rowSources: [SQLIndexScan.RowSource]
+            soupVersion: UInt64?, versions: [SQLWeakIndexVersion], walkedVersion: SQLWeakIndexVersion?,
+            columns: [SQLWeakColumn], distinct: [Unmanaged<SQLColumn>], rowSources: [SQLIndexScan.RowSource]
         ) {
+            self.soupVersion = soupVersion
             self.versions = versions
             self.walkedVersion = walkedVersion
             self.columns = columns
             self.distinct = distinct
             self.rowSources = rowSources
         }
+
+        /// The same findings, for a soup of content version `soupVersion`.
+        func at(soupVersion: UInt64?) -> Remembered {
+            Remembered(
+                soupVersion: soupVersion, versions: versions, walkedVersion: walkedVersion, columns: columns,
+                distinct: distinct, rowSources: rowSources)
+        }
     }
 
     private let state = Mutex<Remembered?>(nil)
 
-    /// The row sources remembered, holding their columns for the run, when they were built
+    /// The row sources remembered, holding their columns for the run, when every column is
+    /// still alive and they were built for the same soup contents (`soupVersion`), or else
     /// over the current versions of the walked index and of each index read by id (the
-    /// version token of position `i` is `byID(i)`) and every column is still alive; nil
-    /// otherwise, and when the walked field is read (`readsWalked`) but had no column (a
-    /// later run may find it cached).
-    func rowSources(walked index: OrderedIndex, readsWalked: Bool, byID: (Int) -> AnyObject?) -> SQLScanRowSources? {
-        state.withLock { remembered -> SQLScanRowSources? in
-            guard let remembered else { return nil }
-            if readsWalked {
-                guard let walkedVersion = remembered.walkedVersion, let token = index.versionToken,
-                    walkedVersion.object === token
-                else { return nil }
+    /// version token of position `i` is `byID(i)`); nil otherwise, and when the walked field
+    /// is read (`readsWalked`) but had no column (a later run may find it cached).
+    func rowSources(
+        soupVersion: UInt64?, walked index: OrderedIndex, readsWalked: Bool, byID: (Int) -> AnyObject?
+    ) -> SQLScanRowSources? {
+        state.withLock { memo -> SQLScanRowSources? in
+            guard let remembered = memo, !readsWalked || remembered.walkedVersion != nil else { return nil }
+            if soupVersion == nil || remembered.soupVersion != soupVersion {
+                if readsWalked {
+                    guard let token = index.versionToken, remembered.walkedVersion?.object === token else { return nil }
+                }
+                for position in remembered.versions.indices {
+                    guard let current = byID(position), remembered.versions[position].object === current else { return nil }
+                }
+                // The same index versions in new soup contents (a write to fields not read).
+                if soupVersion != nil { memo = remembered.at(soupVersion: soupVersion) }
             }
-            for position in remembered.versions.indices {
-                guard let current = byID(position), remembered.versions[position].object === current else { return nil }
-            }
-            // Each column is retained while the weak reference that found it alive holds it.
-            for (i, weakColumn) in remembered.columns.enumerated() {
-                guard let column = weakColumn.column else {
+            // Each column is retained while the weak reference that found it alive holds it
+            // (read in place: copying a weak reference costs more than loading it).
+            for i in remembered.columns.indices {
+                guard let column = remembered.columns[i].column else {
                     for taken in remembered.distinct[..<i] { taken.release() }
                     return nil
                 }
                 _ = Unmanaged.passRetained(column)
             }
-            return SQLScanRowSources(retained: remembered.distinct, sources: remembered.rowSources,
+            return SQLScanRowSources(
+                retained: remembered.distinct, sources: remembered.rowSources,
                 walkedFromColumn: remembered.walkedVersion != nil)
         }
     }

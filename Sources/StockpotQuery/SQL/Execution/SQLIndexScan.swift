@@ -187,9 +187,10 @@ final class SQLIndexScan {
     /// Per result column, where its value comes from (holding the columns read for the run),
     /// when every field read by id has a cached column; nil otherwise. The walked field's
     /// column is used when it is cached too. A run of an unchanged soup finds all of it in
-    /// the statement's memo (one lock, an identity check and a weak load per column).
+    /// the statement's memo (one lock, its content version compared, a weak load per column).
     private func cachedRowSources(_ soup: any SQLSoup, walked index: OrderedIndex) -> SQLScanRowSources? {
-        if let remembered = lastColumns.rowSources(walked: index, readsWalked: readsWalked, byID: { position in
+        if let remembered = lastColumns.rowSources(
+            soupVersion: soup.contentVersion, walked: index, readsWalked: readsWalked, byID: { position in
             SQLAccessPlanner.orderedIndex(of: table.fields[fieldsByID[position]], in: soup, schema: table.schema)?.versionToken
         }) {
             return remembered
@@ -222,7 +223,7 @@ final class SQLIndexScan {
         if let walkedColumn { distinct.append(Unmanaged.passUnretained(walkedColumn)) }
         lastColumns.remember(
             SQLColumnMemo.Remembered(
-                versions: indexes.map { SQLWeakIndexVersion(object: $0?.versionToken) },
+                soupVersion: soup.contentVersion, versions: indexes.map { SQLWeakIndexVersion(object: $0?.versionToken) },
                 walkedVersion: walkedColumn.map { _ in SQLWeakIndexVersion(object: index.versionToken) },
                 columns: columns.map { SQLWeakColumn(column: $0) } + (walkedColumn.map { [SQLWeakColumn(column: $0)] } ?? []),
                 distinct: distinct, rowSources: rowSources))
