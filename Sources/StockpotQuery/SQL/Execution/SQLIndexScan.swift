@@ -36,7 +36,9 @@ final class SQLIndexScan {
     /// The table's fields read by id (neither walked nor the entry id), each with an ordered
     /// index, in field order.
     let fieldsByID: [Int]
-    /// Whether a result column is the walked value (which its column, once cached, gives).
+    /// Whether a result column is the walked value and that value may be text, so that its
+    /// column, once cached, saves a string made per row (numbers cost nothing to make; the
+    /// entry-id index has no column).
     let readsWalked: Bool
     /// Their columns at the last run that found them cached.
     private let lastColumns = SQLColumnMemo()
@@ -78,7 +80,10 @@ final class SQLIndexScan {
         limit = select.limit
         self.sources = sources
         self.fieldsByID = fieldsByID
-        readsWalked = sources.contains { if case .walked = $0 { true } else { false } }
+        let walkedHoldsText = SQLAccessPlanner.orderedIndexSpec(of: walked, in: table.schema).map { spec in
+            spec >= 0 && (table.schema.types[spec] == .string || table.schema.types[spec] == .json1)
+        } ?? false
+        readsWalked = walkedHoldsText && sources.contains { if case .walked = $0 { true } else { false } }
     }
 
     /// Runs the scan over `soup`, calling `emit` with each row (one buffer, reused) until it
