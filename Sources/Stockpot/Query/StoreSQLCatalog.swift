@@ -14,9 +14,18 @@ struct StoreSQLCatalog: SQLCatalog {
     }
 
     var schemaVersion: UInt64? { state.schemaVersion }
+
+    func soup(catalogID id: UInt32) -> (any SQLSoup)? {
+        state.soups[id].map { SoupQuerySource(soup: $0, read: read) }
+    }
 }
 
 extension SoupQuerySource: SQLSoup {
+    /// Nil for a soup no state holds yet (0).
+    var contentVersion: UInt64? { soup.contentVersion == 0 ? nil : soup.contentVersion }
+
+    var catalogID: UInt32? { soup.id }
+
     func hasIndexSpecs(paths: [String], types: [IndexType]) -> Bool {
         let specs = soup.record.specs
         guard specs.count == paths.count else { return false }

@@ -15,6 +15,12 @@ struct SoupState: Sendable {
     /// `indexes[i]` is the ordered index of `record.specs[i]`; a full-text index over the
     /// full_text specs follows when there are any.
     var indexes: [any SoupIndex]
+    /// Names this soup's entries and indexes as a store state holds them: a number unique in
+    /// the process, taken afresh by ``StoreState/put(_:)`` (the only way a soup enters or
+    /// changes in a state), so two soups with the same number have the same entries and
+    /// index versions. Smart SQL's index walk compares it instead of each index's version.
+    /// 0 for a soup no state holds.
+    var contentVersion: UInt64 = 0
 
     /// A soup with no entries.
     init(record: SoupRecord) {

@@ -75,6 +75,8 @@ struct StoreState: Sendable {
         let old = soups[soup.id]
         let sameShape = old.map { $0.record.name.utf8Equals(soup.record.name) && $0.record.specs == soup.record.specs } ?? false
         if !sameShape { schemaVersion = Self.newSchemaVersion() }
+        var soup = soup
+        soup.contentVersion = Self.newSchemaVersion()
         soups[soup.id] = soup
         if soupIDs.updateValue(soup.id, forKey: SoupName(soup.name)) != soup.id { rebuildFewSoups() }
     }
@@ -94,7 +96,8 @@ struct StoreState: Sendable {
     /// The last schema version handed out, by any store of the process.
     private static let lastSchemaVersion = Atomic<UInt64>(0)
 
-    /// A schema version no state of the process has had.
+    /// A schema version no state of the process has had (also each soup's
+    /// ``SoupState/contentVersion``: one counter, so the numbers never repeat).
     private static func newSchemaVersion() -> UInt64 {
         lastSchemaVersion.wrappingAdd(1, ordering: .relaxed).newValue
     }

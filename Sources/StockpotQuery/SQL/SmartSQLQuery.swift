@@ -20,7 +20,7 @@ package enum SmartSQLQuery {
     /// - Throws: `smart_sql_syntax`, `read_only_statement`, `soup_not_found`,
     ///   `invalid_query`; read failures.
     package static func run(
-        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
+        _ text: String, arguments: [SQLValue], catalog: some SQLCatalog,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
         try runEither(
@@ -32,18 +32,22 @@ package enum SmartSQLQuery {
     /// answers (``SQLIndexScan``) hands its rows to `scanned` as JSON values built straight
     /// from the indexes (no row of SQL values in between); the executor's rows go to `body`.
     package static func run(
-        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
+        _ text: String, arguments: [SQLValue], catalog: some SQLCatalog,
         scanned: (_ row: [JSONValue]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
         try runEither(text, arguments: arguments, catalog: catalog, scanned: scanned, body)
     }
 
-    /// The two entry points' shared body: generic, but called only from this file with a
-    /// concrete `Value`, so that the optimizer specializes it (a generic walk would look up
-    /// type metadata for every row).
-    private static func runEither<Value: SQLRowValue>(
-        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
+    /// The two entry points' shared body: generic, but inlined into each entry point, whose
+    /// `Value` is concrete, so that the walk is specialized (a generic walk looks up type
+    /// metadata for every row; the optimizer does not specialize `Value` alone while
+    /// `Catalog` stays generic). The catalog is generic because, passed as an existential,
+    /// the store's catalog (larger than an existential's inline buffer) would be boxed on the
+    /// heap at every call.
+    @inline(__always)
+    private static func runEither<Value: SQLRowValue, Catalog: SQLCatalog>(
+        _ text: String, arguments: [SQLValue], catalog: Catalog,
         scanned: (_ row: [Value]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
@@ -64,16 +68,38 @@ package enum SmartSQLQuery {
     /// The stack of that thread.
     static let largeStackBytes = 64 << 20
 
-    private static func runHere<Value: SQLRowValue>(
-        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog,
+    @inline(__always)
+    private static func runHere<Value: SQLRowValue, Catalog: SQLCatalog>(
+        _ text: String, arguments: [SQLValue], catalog: Catalog,
         scanned: (_ row: [Value]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
-        let (statement, soups) = try prepare(text, arguments: arguments, catalog: catalog)
+        if let statement = prepared.statement(for: text) {
+            // An index walk reads one soup: no array of soups is built for it.
+            if let scan = statement.indexScan, let soup = statement.onlySoup(in: catalog) {
+                try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
+                try scan.run(soup, as: Value.self, scanned)
+                return
+            }
+            if statement.indexScan == nil, let soups = statement.soups(in: catalog) {
+                try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
+                try execute(statement, soups, arguments: arguments, body)
+                return
+            }
+        }
+        let (statement, soups) = try bind(text, arguments: arguments, catalog: catalog)
         if let scan = statement.indexScan {
             try scan.run(soups[0], as: Value.self, scanned)
             return
         }
+        try execute(statement, soups, arguments: arguments, body)
+    }
+
+    /// Runs `statement` in the executor over `soups` (one per row slot).
+    private static func execute(
+        _ statement: SQLPreparedStatement, _ soups: [any SQLSoup], arguments: [SQLValue],
+        _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
+    ) throws(QueryError) {
         let executor = SQLExecutor(
             frame: RowFrame(slots: statement.slotCount, aggregates: statement.aggregateCount), soups: soups,
             arguments: arguments)
@@ -82,16 +108,11 @@ package enum SmartSQLQuery {
         executor.reportDemand()
     }
 
-    /// `text` bound to `catalog`: the prepared statement when its soups still have the
-    /// schemas it was bound against, else bound now (and kept, unless binding used an
-    /// argument's value); with the soup of each row slot.
-    private static func prepare(
-        _ text: String, arguments: [SQLValue], catalog: any SQLCatalog
+    /// `text` bound to `catalog` now (its prepared statement is missing or its soups changed),
+    /// and kept unless binding used an argument's value; with the soup of each row slot.
+    private static func bind(
+        _ text: String, arguments: [SQLValue], catalog: some SQLCatalog
     ) throws(QueryError) -> (SQLPreparedStatement, [any SQLSoup]) {
-        if let statement = prepared.statement(for: text), let soups = statement.soups(in: catalog) {
-            try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
-            return (statement, soups)
-        }
         let select = try parse(text)
         var binder = SQLBinder(catalog: catalog, arguments: arguments)
         let bound = try binder.bindStatement(select)
@@ -102,14 +123,14 @@ package enum SmartSQLQuery {
 
     /// The names of `text`'s result columns: each column's alias, else its text as written
     /// (as SQLite names them). Parses and binds; runs nothing.
-    package static func columnNames(_ text: String, arguments: [SQLValue], catalog: any SQLCatalog) throws(QueryError) -> [String] {
+    package static func columnNames(_ text: String, arguments: [SQLValue], catalog: some SQLCatalog) throws(QueryError) -> [String] {
         let select = try parse(text)
         var binder = SQLBinder(catalog: catalog, arguments: arguments)
         return try binder.bindStatement(select).columnNames
     }
 
     /// The number of rows `text` returns.
-    package static func count(_ text: String, arguments: [SQLValue], catalog: any SQLCatalog) throws(QueryError) -> Int {
+    package static func count(_ text: String, arguments: [SQLValue], catalog: some SQLCatalog) throws(QueryError) -> Int {
         var count = 0
         try run(text, arguments: arguments, catalog: catalog) { _, _ in
             count += 1

@@ -172,6 +172,44 @@ import Testing
         }
     }
 
+    /// Once the walked field's column is cached the walk reads its values from it (the
+    /// statement's memo keyed by the soup's content version); a write to a field the walk does
+    /// not read makes a new content version with the same index versions, and a write to the
+    /// walked field a new version of its index: each next walk shows the state written.
+    @Test func aWriteToTheWalkedFieldShowsInTheNextWalk() throws {
+        try Self.withSoup { store, _ in
+            try Self.cacheColumns(store)
+            let sql = "SELECT {s:a}, {s:_soupEntryId}, {s:k} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 400"
+            let general = sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY")
+            let first = try Self.rows(store, sql)
+            #expect(first == (try Self.rows(store, general)))
+            #expect(try Self.rows(store, sql) == first)
+            guard case .integer(let id) = try #require(first.first)[1] else {
+                Issue.record("The first row has no entry id: \(first.first ?? [])")
+                return
+            }
+            let document = try #require(try store.retrieve([id], from: "s").first)
+            guard case .object(var object) = document else {
+                Issue.record("Entry \(id) is not an object")
+                return
+            }
+            // A field the walk does not read: same rows.
+            object["u"] = "not read by the walk"
+            try store.upsert([.object(object)], into: "s")
+            #expect(try Self.rows(store, sql) == first)
+            #expect(try Self.rows(store, sql) == first)
+            // The walked field: the entry's new value, in its new place.
+            object["a"] = "changed by a write"
+            try store.upsert([.object(object)], into: "s")
+            let afterWrite = try Self.rows(store, sql)
+            #expect(afterWrite.contains { $0[0] == "changed by a write" && $0[1] == .integer(id) })
+            #expect(afterWrite == (try Self.rows(store, general)))
+            try Self.cacheColumns(store)
+            #expect(try Self.rows(store, sql) == afterWrite)
+            #expect(try Self.rows(store, sql) == afterWrite)
+        }
+    }
+
     /// A statement over 512 bytes runs on a thread with a large stack; the walk answers it
     /// there too, with the same rows as the executor.
     @Test func aLongStatementIsWalkedOnTheLargeStack() throws {

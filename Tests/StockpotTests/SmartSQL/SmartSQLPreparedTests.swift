@@ -64,6 +64,27 @@ import Testing
         }
     }
 
+    /// While the schema is unchanged a prepared statement finds its soups by id; a soup
+    /// removed and registered again under its name (same specs, a new id) is the one read,
+    /// never the old id's, and another soup registered beside it changes nothing.
+    @Test func aSoupRegisteredAgainUnderItsNameIsTheOneRead() throws {
+        try Self.withStore { store in
+            let sql = "SELECT {p:n}, {p:k} FROM {p} ORDER BY {p:n}"
+            let specs = [IndexSpec(path: "n", type: .string), IndexSpec(path: "k", type: .integer)]
+            #expect(try Self.rows(store, sql) == [["b", 2], ["c", 3], ["d", 4]])
+            // Again: the soup is found by the id remembered for this schema version.
+            #expect(try Self.rows(store, sql) == [["b", 2], ["c", 3], ["d", 4]])
+            try store.removeSoup("p")
+            try store.registerSoup("p", indexSpecs: specs)
+            try store.upsert([["n": "x", "k": 7]], into: "p")
+            #expect(try Self.rows(store, sql) == [["x", 7]])
+            try store.registerSoup("q", indexSpecs: specs)
+            try store.upsert([["n": "q", "k": 0]], into: "q")
+            #expect(try Self.rows(store, sql) == [["x", 7]])
+            #expect(try Self.rows(store, sql) == [["x", 7]])
+        }
+    }
+
     @Test func eachRunTakesItsOwnArguments() throws {
         try Self.withStore { store in
             let sql = "SELECT {p:n} FROM {p} WHERE {p:k} = ?"

@@ -36,6 +36,10 @@ final class SQLIndexScan {
     /// The table's fields read by id (neither walked nor the entry id), each with an ordered
     /// index, in field order.
     let fieldsByID: [Int]
+    /// Whether a result column is the walked value and that value may be text, so that its
+    /// column, once cached, saves a string made per row (numbers cost nothing to make; the
+    /// entry-id index has no column).
+    let readsWalked: Bool
     /// Their columns at the last run that found them cached.
     private let lastColumns = SQLColumnMemo()
 
@@ -76,6 +80,10 @@ final class SQLIndexScan {
         limit = select.limit
         self.sources = sources
         self.fieldsByID = fieldsByID
+        let walkedHoldsText = SQLAccessPlanner.orderedIndexSpec(of: walked, in: table.schema).map { spec in
+            spec >= 0 && (table.schema.types[spec] == .string || table.schema.types[spec] == .json1)
+        } ?? false
+        readsWalked = walkedHoldsText && sources.contains { if case .walked = $0 { true } else { false } }
     }
 
     /// Runs the scan over `soup`, calling `emit` with each row (one buffer, reused) until it
@@ -89,13 +97,16 @@ final class SQLIndexScan {
             throw QueryError(.internal, "Soup \"\(table.schema.name)\" has no ordered index for a planned walk.")
         }
         guard offset < index.count else { return }
-        if let (rowSources, columns) = cachedRowSources(soup) {
-            // The row sources hold their columns unretained (no reference count per value
-            // read); `columns` keeps them alive for the walk.
-            defer { withExtendedLifetime(columns) {} }
-            try walk(index, rowSources, emit)
-        } else {
+        guard let rowSources = cachedRowSources(soup, walked: index) else {
             try walkReadingDocuments(index, soup, emit)
+            return
+        }
+        let emitted = try walk(index, rowSources.sources, emit)
+        // Until the walked field has a column of its own, each walked value is a new string
+        // made from the index's bytes; once statements have made enough of them, the column
+        // is read (as for fields read from documents) and later walks share its strings.
+        if readsWalked, !rowSources.walkedFromColumn, emitted > 0, SQLColumnCache.shared.recordDemand(emitted, for: index) {
+            _ = SQLColumnCache.shared.column(of: index)
         }
     }
 
@@ -103,14 +114,15 @@ final class SQLIndexScan {
     enum RowSource {
         case walked
         case entryID
-        /// Unretained: the caller keeps the column alive.
+        /// Unretained here: ``SQLScanRowSources`` holds a reference for the run.
         case column(Unmanaged<SQLColumn>)
     }
 
     /// The walk when every field read by id has a cached column.
+    /// The number of rows emitted.
     private func walk<Value: SQLRowValue>(
         _ index: OrderedIndex, _ rowSources: [RowSource], _ emit: ([Value]) throws(QueryError) -> Bool
-    ) throws(QueryError) {
+    ) throws(QueryError) -> Int {
         var row = [Value](repeating: .sqlNull, count: rowSources.count)
         var emitted = 0
         var failure: QueryError?
@@ -139,6 +151,7 @@ final class SQLIndexScan {
             return limit.map { emitted < $0 } ?? true
         }
         if let failure { throw failure }
+        return emitted
     }
 
     /// The walk before the columns are cached: each row's other values from its document
@@ -176,12 +189,14 @@ final class SQLIndexScan {
         if let failure { throw failure }
     }
 
-    /// Per result column, where its value comes from, and the columns read (to keep alive
-    /// for the walk), when every field read by id has a cached column; nil otherwise. A run of an unchanged soup finds the columns in the
-    /// statement's memo (one lock, an identity check per field, one array).
-    private func cachedRowSources(_ soup: any SQLSoup) -> (sources: [RowSource], columns: [SQLColumn])? {
-        if let remembered = lastColumns.rowSources(sources, fieldsByID: fieldsByID, index: { field in
-            SQLAccessPlanner.orderedIndex(of: table.fields[field], in: soup, schema: table.schema)
+    /// Per result column, where its value comes from (holding the columns read for the run),
+    /// when every field read by id has a cached column; nil otherwise. The walked field's
+    /// column is used when it is cached too. A run of an unchanged soup finds all of it in
+    /// the statement's memo (one lock, its content version compared, a weak load per column).
+    private func cachedRowSources(_ soup: any SQLSoup, walked index: OrderedIndex) -> SQLScanRowSources? {
+        if let remembered = lastColumns.rowSources(
+            soupVersion: soup.contentVersion, walked: index, readsWalked: readsWalked, byID: { position in
+            SQLAccessPlanner.orderedIndex(of: table.fields[fieldsByID[position]], in: soup, schema: table.schema)?.versionToken
         }) {
             return remembered
         }
@@ -191,74 +206,34 @@ final class SQLIndexScan {
             indexes.append(SQLAccessPlanner.orderedIndex(of: table.fields[field], in: soup, schema: table.schema))
         }
         guard let cached = SQLColumnCache.shared.cachedColumns(of: indexes) else { return nil }
-        lastColumns.remember(cached, of: indexes)
+        var columns: [SQLColumn] = []
+        for column in cached {
+            guard let column else { return nil }
+            columns.append(column)
+        }
+        let walkedColumn = readsWalked ? SQLColumnCache.shared.cachedColumn(of: index) : nil
         var rowSources: [RowSource] = []
         rowSources.reserveCapacity(sources.count)
-        var columns: [SQLColumn] = []
         for source in sources {
             switch source {
-            case .walked: rowSources.append(.walked)
+            case .walked:
+                rowSources.append(walkedColumn.map { .column(Unmanaged.passUnretained($0)) } ?? .walked)
             case .entryID: rowSources.append(.entryID)
             case .field(let field):
-                guard let position = fieldsByID.firstIndex(of: field), let column = cached[position] else { return nil }
-                rowSources.append(.column(Unmanaged.passUnretained(column)))
-                columns.append(column)
+                guard let position = fieldsByID.firstIndex(of: field) else { return nil }
+                rowSources.append(.column(Unmanaged.passUnretained(columns[position])))
             }
         }
-        return (rowSources, columns)
+        var distinct = columns.map { Unmanaged.passUnretained($0) }
+        if let walkedColumn { distinct.append(Unmanaged.passUnretained(walkedColumn)) }
+        lastColumns.remember(
+            SQLColumnMemo.Remembered(
+                soupVersion: soup.contentVersion, versions: indexes.map { SQLWeakIndexVersion(object: $0?.versionToken) },
+                walkedVersion: walkedColumn.map { _ in SQLWeakIndexVersion(object: index.versionToken) },
+                columns: columns.map { SQLWeakColumn(column: $0) } + (walkedColumn.map { [SQLWeakColumn(column: $0)] } ?? []),
+                distinct: distinct, rowSources: rowSources))
+        // Every column is held by `columns` or `walkedColumn` here.
+        let held = SQLScanRowSources(retaining: distinct, sources: rowSources, walkedFromColumn: walkedColumn != nil)
+        return held
     }
-}
-
-/// The columns a statement found cached at its last run, by index version, holding neither
-/// (a write makes new index versions; a column the cache drops is dropped here too), so that
-/// a run of an unchanged soup skips the cache's lookups. Thread-safe.
-final class SQLColumnMemo: Sendable {
-    private struct Remembered {
-        var versions: [SQLWeakIndexVersion]
-        var columns: [SQLWeakColumn]
-    }
-
-    private let state = Mutex<Remembered?>(nil)
-
-    /// Per result column of `sources`, where its value comes from (with the columns, which
-    /// the caller keeps alive while it reads them), when the columns remembered are those of
-    /// the current versions of the indexes of `fieldsByID` (each found by `index`) and are
-    /// all still alive; nil otherwise.
-    func rowSources(
-        _ sources: [SQLIndexScan.Source], fieldsByID: [Int], index: (Int) -> OrderedIndex?
-    ) -> (sources: [SQLIndexScan.RowSource], columns: [SQLColumn])? {
-        state.withLock { remembered -> (sources: [SQLIndexScan.RowSource], columns: [SQLColumn])? in
-            guard let remembered, remembered.versions.count == fieldsByID.count else { return nil }
-            var rowSources: [SQLIndexScan.RowSource] = []
-            rowSources.reserveCapacity(sources.count)
-            var columns: [SQLColumn] = []
-            columns.reserveCapacity(fieldsByID.count)
-            for source in sources {
-                switch source {
-                case .walked: rowSources.append(.walked)
-                case .entryID: rowSources.append(.entryID)
-                case .field(let field):
-                    guard let position = fieldsByID.firstIndex(of: field),
-                        let token = index(field)?.versionToken, remembered.versions[position].object === token,
-                        let column = remembered.columns[position].column
-                    else { return nil }
-                    rowSources.append(.column(Unmanaged.passUnretained(column)))
-                    columns.append(column)
-                }
-            }
-            return (rowSources, columns)
-        }
-    }
-
-    /// Remembers `columns`, the cached columns of `indexes` (nil for a nil index).
-    func remember(_ columns: [SQLColumn?], of indexes: [OrderedIndex?]) {
-        let versions = indexes.map { SQLWeakIndexVersion(object: $0?.versionToken) }
-        let weakColumns = columns.map { SQLWeakColumn(column: $0) }
-        state.withLock { $0 = Remembered(versions: versions, columns: weakColumns) }
-    }
-}
-
-/// A column remembered without keeping it alive.
-struct SQLWeakColumn: Sendable {
-    weak var column: SQLColumn?
 }

@@ -32,27 +32,51 @@ final class SQLPreparedStatement: @unchecked Sendable {
     }
 
     /// The last catalog schema version (``SQLCatalog/schemaVersion``) whose soups were
-    /// found to have the schemas bound against; 0 for none yet.
-    private let checkedSchemaVersion = Atomic<UInt64>(0)
+    /// found to have the schemas bound against, with each slot's soup by its catalog id
+    /// (``SQLSoup/catalogID``); nil for none yet.
+    private let resolved = Mutex<(version: UInt64, ids: [UInt32])?>(nil)
 
     /// The catalog's soup for each row slot, or nil when one is gone or its schema changed.
     /// A catalog of the schema version last checked is not checked again (its soups have the
-    /// same specs), so a run of an unchanged schema only looks its soups up.
-    func soups(in catalog: any SQLCatalog) -> [any SQLSoup]? {
-        let version = catalog.schemaVersion
-        let checked = version != nil && version == checkedSchemaVersion.load(ordering: .relaxed)
+    /// same specs and ids), so a run of an unchanged schema only looks its soups up by id.
+    func soups(in catalog: some SQLCatalog) -> [any SQLSoup]? {
         var soups: [any SQLSoup] = []
         soups.reserveCapacity(schemas.count)
-        for (slot, schema) in schemas.enumerated() {
-            guard let soup = catalog.soup(named: schema.name) else { return nil }
-            if !checked {
-                guard schema.matches(soup) else { return nil }
-                if let fullText, fullText[slot] != SQLFullTextShape(soup) { return nil }
-            }
-            soups.append(soup)
-        }
-        if !checked, let version { checkedSchemaVersion.store(version, ordering: .relaxed) }
+        guard resolve(in: catalog, { soups.append($0) }) else { return nil }
         return soups
+    }
+
+    /// The catalog's soup for the statement's one row slot, as ``soups(in:)`` finds it; nil
+    /// also when the statement has other slots.
+    func onlySoup(in catalog: some SQLCatalog) -> (any SQLSoup)? {
+        guard schemas.count == 1 else { return nil }
+        var found: (any SQLSoup)?
+        guard resolve(in: catalog, { found = $0 }) else { return nil }
+        return found
+    }
+
+    /// Hands each row slot's soup to `take`, in slot order; false when one is gone or its
+    /// schema changed.
+    private func resolve(in catalog: some SQLCatalog, _ take: (any SQLSoup) -> Void) -> Bool {
+        let version = catalog.schemaVersion
+        if let version, let known = resolved.withLock({ $0 }), known.version == version {
+            for id in known.ids {
+                // Never nil: the same schema version has the same soups under the same ids.
+                guard let soup = catalog.soup(catalogID: id) else { return false }
+                take(soup)
+            }
+            return true
+        }
+        var ids: [UInt32] = []
+        ids.reserveCapacity(schemas.count)
+        for (slot, schema) in schemas.enumerated() {
+            guard let soup = catalog.soup(named: schema.name), schema.matches(soup) else { return false }
+            if let fullText, fullText[slot] != SQLFullTextShape(soup) { return false }
+            if let id = soup.catalogID { ids.append(id) }
+            take(soup)
+        }
+        if let version, ids.count == schemas.count { resolved.withLock { $0 = (version, ids) } }
+        return true
     }
 }
 

@@ -23,9 +23,21 @@ package protocol SQLSoup: QueryableSoup {
     /// Whether the soup's index specs are exactly these (paths compared by bytes), in order.
     /// Checked before each run of a prepared statement.
     func hasIndexSpecs(paths: [String], types: [IndexType]) -> Bool
+    /// A number naming the soup's entries and index versions, unique in the process: two
+    /// soups with the same number hold the same entries in the same index versions. Nil
+    /// when the soup has none (what depends on its indexes then checks each one).
+    var contentVersion: UInt64? { get }
+    /// The soup's id in its catalog (``SQLCatalog/soup(catalogID:)``), when it has one.
+    var catalogID: UInt32? { get }
 }
 
 extension SQLSoup {
+    /// None: each index's version is checked.
+    package var contentVersion: UInt64? { nil }
+
+    /// None: the soup is found by name.
+    package var catalogID: UInt32? { nil }
+
     /// Compares ``QueryableSoup/indexedFields``.
     package func hasIndexSpecs(paths: [String], types: [IndexType]) -> Bool {
         let fields = indexedFields
@@ -45,9 +57,16 @@ package protocol SQLCatalog {
     /// specs), unique in the process: two catalogs with the same number have the same shape.
     /// Nil when the catalog has none (every prepared statement then checks its soups).
     var schemaVersion: UInt64? { get }
+    /// The soup whose ``SQLSoup/catalogID`` is `id`, or nil. Catalogs of the same schema
+    /// version have the same soups under the same ids, so a prepared statement finds its
+    /// soups by id (no name hashed) while the version is unchanged.
+    func soup(catalogID id: UInt32) -> (any SQLSoup)?
 }
 
 extension SQLCatalog {
     /// None: prepared statements check their soups at every run.
     package var schemaVersion: UInt64? { nil }
+
+    /// None (catalogs without ids find soups by name).
+    package func soup(catalogID id: UInt32) -> (any SQLSoup)? { nil }
 }
