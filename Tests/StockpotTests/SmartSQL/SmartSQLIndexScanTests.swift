@@ -91,6 +91,11 @@ import Testing
 
     /// Reads every entry's indexed values from documents, enough times that the column cache
     /// keeps the soup's columns (docs/smart-sql.md, "Shortcuts").
+    /// Entry `id` of soup `s`, which must be an object.
+    static func object(_ store: Store, id: Int64) throws -> JSONObject {
+        try #require(try store.retrieve([id], from: "s").first?.objectValue, "entry \(id) is not an object")
+    }
+
     static func cacheColumns(_ store: Store) throws {
         for _ in 0..<2 { _ = try rows(store, "SELECT {s:k}, {s:a}, {s:b}, {s:t} FROM {s} ORDER BY {s:_soupEntryId}") }
     }
@@ -154,11 +159,7 @@ import Testing
                 if case .integer(let id) = row[0] { firstID = id }
                 return false
             }
-            let document = try #require(try store.retrieve([firstID], from: "s").first)
-            guard case .object(var object) = document else {
-                Issue.record("Entry \(firstID) is not an object")
-                return
-            }
+            var object = try Self.object(store, id: firstID)
             object["a"] = "changed by a write"
             object["b"] = 0.5
             try store.upsert([.object(object)], into: "s")
@@ -188,11 +189,7 @@ import Testing
                 Issue.record("The first row has no entry id: \(first.first ?? [])")
                 return
             }
-            let document = try #require(try store.retrieve([id], from: "s").first)
-            guard case .object(var object) = document else {
-                Issue.record("Entry \(id) is not an object")
-                return
-            }
+            var object = try Self.object(store, id: id)
             // A field the walk does not read: same rows.
             object["u"] = "not read by the walk"
             try store.upsert([.object(object)], into: "s")
