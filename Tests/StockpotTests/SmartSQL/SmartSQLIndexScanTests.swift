@@ -91,6 +91,16 @@ import Testing
 
     /// Reads every entry's indexed values from documents, enough times that the column cache
     /// keeps the soup's columns (docs/smart-sql.md, "Shortcuts").
+    /// The rows of `sql` (an index walk), checked against the general executor's (the same
+    /// statement with `WHERE 1`) and against a second walk, which takes its columns from the
+    /// statement's memo.
+    static func walkedTwice(_ store: Store, _ sql: String) throws -> [[JSONValue]] {
+        let walked = try rows(store, sql)
+        #expect(walked == (try rows(store, sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY"))))
+        #expect(try rows(store, sql) == walked)
+        return walked
+    }
+
     /// Entry `id` of soup `s`, which must be an object.
     static func object(_ store: Store, id: Int64) throws -> JSONObject {
         try #require(try store.retrieve([id], from: "s").first?.objectValue, "entry \(id) is not an object")
@@ -147,11 +157,7 @@ import Testing
         try Self.withSoup { store, _ in
             try Self.cacheColumns(store)
             let sql = "SELECT {s:k}, {s:a}, {s:b} FROM {s} ORDER BY {s:k}, {s:_soupEntryId} LIMIT 5"
-            let general = sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY")
-            let first = try Self.rows(store, sql)
-            #expect(first == (try Self.rows(store, general)))
-            // Twice, so that the second run takes its columns from the statement's memo.
-            #expect(try Self.rows(store, sql) == first)
+            let first = try Self.walkedTwice(store, sql)
             var firstID: Int64 = -1
             try store.forEachSmartRow(
                 "SELECT {s:_soupEntryId} FROM {s} ORDER BY {s:k}, {s:_soupEntryId} LIMIT 1"
@@ -163,13 +169,11 @@ import Testing
             object["a"] = "changed by a write"
             object["b"] = 0.5
             try store.upsert([.object(object)], into: "s")
-            let afterWrite = try Self.rows(store, sql)
+            let afterWrite = try Self.walkedTwice(store, sql)
             #expect(afterWrite[0][1] == "changed by a write")
             #expect(afterWrite[0][2] == 0.5)
-            #expect(afterWrite == (try Self.rows(store, general)))
             try Self.cacheColumns(store)
-            #expect(try Self.rows(store, sql) == afterWrite)
-            #expect(try Self.rows(store, sql) == afterWrite)
+            #expect(try Self.walkedTwice(store, sql) == afterWrite)
         }
     }
 
@@ -181,10 +185,7 @@ import Testing
         try Self.withSoup { store, _ in
             try Self.cacheColumns(store)
             let sql = "SELECT {s:a}, {s:_soupEntryId}, {s:k} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 400"
-            let general = sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY")
-            let first = try Self.rows(store, sql)
-            #expect(first == (try Self.rows(store, general)))
-            #expect(try Self.rows(store, sql) == first)
+            let first = try Self.walkedTwice(store, sql)
             guard case .integer(let id) = try #require(first.first)[1] else {
                 Issue.record("The first row has no entry id: \(first.first ?? [])")
                 return
@@ -193,17 +194,14 @@ import Testing
             // A field the walk does not read: same rows.
             object["u"] = "not read by the walk"
             try store.upsert([.object(object)], into: "s")
-            #expect(try Self.rows(store, sql) == first)
-            #expect(try Self.rows(store, sql) == first)
+            #expect(try Self.walkedTwice(store, sql) == first)
             // The walked field: the entry's new value, in its new place.
             object["a"] = "changed by a write"
             try store.upsert([.object(object)], into: "s")
-            let afterWrite = try Self.rows(store, sql)
+            let afterWrite = try Self.walkedTwice(store, sql)
             #expect(afterWrite.contains { $0[0] == "changed by a write" && $0[1] == .integer(id) })
-            #expect(afterWrite == (try Self.rows(store, general)))
             try Self.cacheColumns(store)
-            #expect(try Self.rows(store, sql) == afterWrite)
-            #expect(try Self.rows(store, sql) == afterWrite)
+            #expect(try Self.walkedTwice(store, sql) == afterWrite)
         }
     }
 
