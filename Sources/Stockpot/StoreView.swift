@@ -34,7 +34,7 @@ public struct StoreView: Sendable {
     ///
     /// - Throws: `soup_not_found`; `corruption` or `io_error` from reading.
     public func retrieve(_ ids: [Int64], from soup: String) throws(StockpotError) -> [JSONValue] {
-        try retrieve(json: ids, from: soup).map { bytes throws(StockpotError) in try DocumentDecoding.parse(bytes) }
+        try retrieve(json: ids, from: soup).map { bytes throws(StockpotError) in try DocumentDecoding.document(bytes) }
     }
 
     /// Like ``retrieve(_:from:)``, returning compact UTF-8 JSON documents.
@@ -112,7 +112,7 @@ public struct StoreView: Sendable {
         guard let entry = index.entry(at: ascending),
             let record = try state.storedEntry(soup: soupState.id, id: entry.id)
         else { return nil }
-        return try DocumentDecoding.parse(record.document)
+        return try DocumentDecoding.document(record.document)
     }
 
     /// The 1-based position of entry `id` in a soup ordered by an indexed path (or by

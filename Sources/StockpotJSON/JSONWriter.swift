@@ -39,12 +39,18 @@ public enum JSONWriter {
             }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
+            if let text = object.canonicalText {
+                // Already this writer's output for the object.
+                output.append(contentsOf: text)
+                return
+            }
+            let members = object.resolvedMembers
             output.append(UInt8(ascii: "{"))
-            for position in 0..<object.count {
+            for position in 0..<members.keys.count {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                appendString(object.keys[position], to: &output)
+                appendString(members.keys[position], to: &output)
                 output.append(UInt8(ascii: ":"))
-                append(object.values[position], to: &output)
+                append(members.values[position], to: &output)
             }
             output.append(UInt8(ascii: "}"))
         }

@@ -50,7 +50,13 @@ struct QuerySides {
         let call = calls[index]
         if call.counts { return try fixture.store.count(call.spec, in: StoreSoups.name) }
         if call.json { return try fixture.store.query(json: call.spec, in: StoreSoups.name, page: call.page).rows.count }
-        return try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page).rows.count
+        let rows = try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page).rows
+        if case .documents = self.rows[index] {
+            var used: UInt64 = 0
+            for row in rows { used &+= call.documentUse.use(row) }
+            Sink.consume(used)
+        }
+        return rows.count
     }
 
     /// Runs call `index` on SQLite; the number of rows, or the count.
@@ -58,15 +64,17 @@ struct QuerySides {
         var result = 0
         // The rows a raw-JSON query returns, as Stockpot's page holds them.
         var rawRows: [[UInt8]] = []
-        defer { Sink.consume(UInt64(rawRows.count)) }
+        var used: UInt64 = 0
+        defer { Sink.consume(UInt64(rawRows.count) &+ used) }
         try sqliteRows(index) { statement in
             switch rows[index] {
             case .count: result = Int(statement.column(0).integerValue ?? 0)
             case .documents:
                 if foundation {
-                    _ = try JSONSerialization.jsonObject(with: statement.withColumnBytes(0) { Data($0) })
+                    let document = try JSONSerialization.jsonObject(with: statement.withColumnBytes(0) { Data($0) })
+                    used &+= calls[index].documentUse.use(foundation: document)
                 } else {
-                    _ = try statement.withColumnBytes(0) { try JSONReader.parse($0) }
+                    used &+= calls[index].documentUse.use(try statement.withColumnBytes(0) { try JSONReader.parse($0) })
                 }
                 result += 1
             case .rawDocuments:

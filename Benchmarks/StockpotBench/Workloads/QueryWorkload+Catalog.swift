@@ -1,12 +1,13 @@
 // The query.* workloads of issue 5: which spec each times, how its keys are drawn, how many
 // queries, and its target (Stockpot's median at least `targetRatio` times faster). The two
-// `-json` workloads are exact and range with rows returned as raw JSON on both sides.
+// `-json` workloads are exact and range with rows returned as raw JSON on both sides; the two
+// `-tree` workloads read every value of every row on both sides (the others read one field).
 
 import Stockpot
 
 extension QueryWorkload {
     /// All query workloads, in run order.
-    static let all = [exact, range, likePrefix, likeSubstring, matchIDs, matchCount, deepPage, exactJSON, rangeJSON]
+    static let all = [exact, range, likePrefix, likeSubstring, matchIDs, matchCount, deepPage, exactJSON, rangeJSON, exactTree, rangeTree]
 
     /// The offset of `query.deep-page`: 50,000, or the middle of a smaller corpus.
     static func deepOffset(documents: Int) -> Int { min(50_000, documents / 2 / 10 * 10) }
@@ -39,6 +40,23 @@ extension QueryWorkload {
 
     static let exactJSON = rawRows(of: exact, summary: "query.exact with rows as raw JSON bytes on both sides, no parse (median us/query)")
     static let rangeJSON = rawRows(of: range, summary: "query.range with rows as raw JSON bytes on both sides, no parse (median us/query)")
+
+    static let exactTree = wholeRows(of: exact, summary: "query.exact reading every value of every row on both sides (median us/query)")
+    static let rangeTree = wholeRows(of: range, summary: "query.range reading every value of every row on both sides (median us/query)")
+
+    /// `base` with the same calls and keys, every value of every row read on both sides: what
+    /// documents read on demand cost a caller that needs all of each one.
+    private static func wholeRows(of base: QueryWorkload, summary: String) -> QueryWorkload {
+        QueryWorkload(
+            name: base.name + "-tree", summary: summary, targetRatio: base.targetRatio, calls: base.calls, salt: base.salt
+        ) { keys, calls, documents in
+            try base.make(&keys, calls, documents).map { call in
+                var call = call
+                call.documentUse = .walkTree
+                return call
+            }
+        }
+    }
 
     /// `base` with the same calls and keys, rows returned as raw JSON on both sides.
     private static func rawRows(of base: QueryWorkload, summary: String) -> QueryWorkload {

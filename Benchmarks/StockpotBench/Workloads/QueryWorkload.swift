@@ -14,6 +14,8 @@ struct QueryCall {
     /// Rows as raw UTF-8 JSON on both sides: Stockpot's `query(json:)`, SQLite's `soup`
     /// column bytes copied out (as SmartStore's `queryAsString` takes each row's string).
     var json = false
+    /// What is done with each document row (not with raw rows or selected values).
+    var documentUse = DocumentUse.readName
 }
 
 /// A named query workload; the specs come from `make` (see QueryWorkload+Catalog.swift).

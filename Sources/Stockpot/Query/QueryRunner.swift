@@ -58,7 +58,7 @@ struct QueryRunner {
         var rows: [JSONValue] = []
         rows.reserveCapacity(ids.count)
         for record in try stored(ids, in: soup) {
-            let document = try DocumentDecoding.parse(record.document)
+            let document = try DocumentDecoding.document(record.document)
             if let paths = spec.selectPaths {
                 rows.append(.array(paths.map { SelectedValue.value(at: $0, of: document, record: record, in: soup) }))
             } else {
@@ -84,7 +84,7 @@ struct QueryRunner {
                 values = paths.map { _ in .integer(id) }
             } else {
                 let record = try stored(id, in: soup)
-                let document = try DocumentDecoding.parse(record.document)
+                let document = try DocumentDecoding.document(record.document)
                 values = paths.map { SelectedValue.value(at: $0, of: document, record: record, in: soup) }
             }
             rows.append(JSONWriter.write(.array(values)))

@@ -116,7 +116,7 @@ extension StoreView {
         for i in row.indices {
             if !documents.isEmpty, documents.contains(i), case .text(let text) = row[i] {
                 do {
-                    values[i] = try DocumentDecoding.parse(Array(text.utf8))
+                    values[i] = try DocumentDecoding.document(Array(text.utf8))
                 } catch {
                     throw QueryError(.corruption, error.message)
                 }

@@ -250,7 +250,7 @@ extension WriteTransaction {
     ///
     /// - Throws: `soup_not_found`; `corruption` or `io_error` from reading.
     public func retrieve(_ ids: [Int64], from soupName: String) throws(StockpotError) -> [JSONValue] {
-        try retrieve(json: ids, from: soupName).map { bytes throws(StockpotError) in try DocumentDecoding.parse(bytes) }
+        try retrieve(json: ids, from: soupName).map { bytes throws(StockpotError) in try DocumentDecoding.document(bytes) }
     }
 
     /// Like ``retrieve(_:from:)``, returning compact UTF-8 JSON documents.
@@ -281,15 +281,17 @@ extension WriteTransaction {
 
 /// Stored documents back into values.
 enum DocumentDecoding {
-    /// Parses a stored document.
+    /// A stored document as an object that reads its bytes only as far as the caller uses it
+    /// (see `JSONObject.init(canonicalText:)`). Stored bytes are always JSONWriter's canonical
+    /// text of a valid object: every write stamps them that way, and reads check them against
+    /// their checksum.
     ///
-    /// - Throws: `corruption` when the stored bytes are not JSON (they were checked when written).
-    static func parse(_ bytes: [UInt8]) throws(StockpotError) -> JSONValue {
-        do {
-            return try JSONReader.parse(bytes)
-        } catch {
-            throw StockpotError(.corruption, "A stored document does not parse: \(error).")
+    /// - Throws: `corruption` when the bytes are not even shaped like an object.
+    static func document(_ bytes: [UInt8]) throws(StockpotError) -> JSONValue {
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
+            throw StockpotError(.corruption, "A stored document is not a JSON object.")
         }
+        return .object(JSONObject(canonicalText: bytes))
     }
 }
 

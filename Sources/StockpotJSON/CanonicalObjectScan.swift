@@ -1,0 +1,100 @@
+// Finding one member of an object in JSONWriter's canonical text without building a tree:
+// keys are compared as the writer escapes them, values are skipped by scanning for their end.
+// Used by encoded objects, whose bytes were validated when they were stored.
+
+/// What a search of canonical object text found.
+enum CanonicalMemberSearch: Equatable {
+    /// The member's value spans these bytes.
+    case found(Range<Int>)
+    /// The object has no member with that key.
+    case absent
+    /// The bytes are not canonical object text: the caller must parse them instead.
+    case notCanonical
+}
+
+enum CanonicalObjectScan {
+    /// The key as JSONWriter writes it, quotes included: the bytes a canonical object holds for it.
+    static func quotedKey(_ key: String) -> [UInt8] {
+        var quoted: [UInt8] = []
+        quoted.reserveCapacity(key.utf8.count + 2)
+        JSONWriter.appendString(key, to: &quoted)
+        return quoted
+    }
+
+    /// The value of the top-level member whose key is `quotedKey` (see ``quotedKey(_:)``) in
+    /// the canonical object text `bytes`: no white space, every key escaped the writer's way,
+    /// so equal keys have equal bytes.
+    ///
+    /// - Complexity: O(n) in the bytes before the member; strings are skipped 16 bytes at a time.
+    static func member(_ quotedKey: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> CanonicalMemberSearch {
+        guard let base = bytes.baseAddress, bytes.count >= 2, base[0] == UInt8(ascii: "{") else { return .notCanonical }
+        let count = bytes.count
+        var i = 1
+        if base[i] == UInt8(ascii: "}") { return i + 1 == count ? .absent : .notCanonical }
+        while i < count, base[i] == UInt8(ascii: "\"") {
+            guard let keyEnd = stringEnd(base, from: i, count: count) else { return .notCanonical }
+            let matches = keyEnd - i == quotedKey.count
+                && quotedKey.withUnsafeBufferPointer { key in
+                    key.elementsEqual(UnsafeBufferPointer(start: base + i, count: keyEnd - i))
+                }
+            guard keyEnd < count, base[keyEnd] == UInt8(ascii: ":") else { return .notCanonical }
+            let valueStart = keyEnd + 1
+            guard let valueEnd = valueEnd(base, from: valueStart, count: count) else { return .notCanonical }
+            if matches { return .found(valueStart..<valueEnd) }
+            guard valueEnd < count else { return .notCanonical }
+            switch base[valueEnd] {
+            case UInt8(ascii: ","): i = valueEnd + 1
+            case UInt8(ascii: "}"): return valueEnd + 1 == count ? .absent : .notCanonical
+            default: return .notCanonical
+            }
+        }
+        return .notCanonical
+    }
+
+    /// The offset after the string whose opening quote is at `start`; nil when it does not end.
+    private static func stringEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        var i = start + 1
+        while true {
+            i = ByteScan.firstQuoteOrBackslash(base, from: i, to: count)
+            guard i < count else { return nil }
+            if base[i] == UInt8(ascii: "\"") { return i + 1 }
+            i += 2  // the backslash and the byte it escapes
+        }
+    }
+
+    /// The offset after the value that starts at `start`; nil when it is empty or does not end.
+    private static func valueEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        guard start < count else { return nil }
+        switch base[start] {
+        case UInt8(ascii: "\""):
+            return stringEnd(base, from: start, count: count)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var i = start
+            while i < count {
+                switch base[i] {
+                case UInt8(ascii: "\""):
+                    guard let end = stringEnd(base, from: i, count: count) else { return nil }
+                    i = end
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return i + 1 }
+                default:
+                    break
+                }
+                i += 1
+            }
+            return nil
+        default:
+            // A number or literal ends at the next delimiter (canonical text has no white space).
+            var i = start
+            while i < count, base[i] != UInt8(ascii: ","), base[i] != UInt8(ascii: "}"), base[i] != UInt8(ascii: "]") {
+                i += 1
+            }
+            return i == start ? nil : i
+        }
+    }
+}

@@ -1,0 +1,58 @@
+// The storage of a JSONObject that is still its canonical text: a stored document handed to a
+// caller. Most callers read a few members of each row or pass the row on, so the tree is built
+// only when something needs all of it, once, and shared by every copy of the object.
+
+import Synchronization
+
+/// Canonical object text (``JSONWriter``'s output for a valid object) and, once something
+/// needs every member, the members ``JSONReader`` reads from it.
+final class EncodedJSONObject: Sendable {
+    /// The object's text, exactly as ``JSONWriter/write(_:)`` writes it.
+    let bytes: [UInt8]
+    private let parsed = Mutex<JSONObject.Members?>(nil)
+
+    /// The caller guarantees `bytes` are canonical object text that ``JSONReader`` accepts
+    /// (see ``JSONObject/init(canonicalText:)``).
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Every member, read from the text the first time and kept.
+    var members: JSONObject.Members {
+        if let members = parsed.withLock({ $0 }) { return members }
+        let members = Self.parse(bytes)
+        parsed.withLock { $0 = members }
+        return members
+    }
+
+    /// The value of member `key`, found in the text without building the rest of the tree.
+    func member(_ key: String) -> JSONValue? {
+        if let members = parsed.withLock({ $0 }) { return members.value(forKey: key) }
+        let quotedKey = CanonicalObjectScan.quotedKey(key)
+        let search = bytes.withUnsafeBufferPointer { CanonicalObjectScan.member(quotedKey, in: $0) }
+        switch search {
+        case .absent: return nil
+        case .notCanonical: return members.value(forKey: key)
+        case .found(let span):
+            let value: Result<JSONValue, JSONError> = bytes.withUnsafeBytes { raw in
+                Result { () throws(JSONError) -> JSONValue in try JSONReader.parse(UnsafeRawBufferPointer(rebasing: raw[span])) }
+            }
+            guard case .success(let value) = value else { return members.value(forKey: key) }
+            return value
+        }
+    }
+
+    /// The members of `bytes`, which the creator vouched for.
+    private static func parse(_ bytes: [UInt8]) -> JSONObject.Members {
+        do {
+            guard case .object(let object) = try JSONReader.parse(bytes) else {
+                preconditionFailure("Canonical object text holds a value that is not an object.")
+            }
+            return object.resolvedMembers
+        } catch {
+            // A programmer error: whoever made this object promised text that had been
+            // validated (a stored document, checked when written and by checksum when read).
+            preconditionFailure("Canonical object text does not parse: \(error)")
+        }
+    }
+}
