@@ -2,6 +2,12 @@
 // keys are compared as the writer escapes them, values are skipped by scanning for their end.
 // Used by encoded objects, whose bytes were validated when they were stored.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What a search of canonical object text found.
 enum CanonicalMemberSearch: Equatable {
     /// The member's value spans these bytes.
@@ -21,22 +27,44 @@ enum CanonicalObjectScan {
         return quoted
     }
 
+    /// The value of the top-level member `key` in the canonical object text `bytes`.
+    static func member(_ key: String, in bytes: UnsafeBufferPointer<UInt8>) -> CanonicalMemberSearch {
+        var key = key
+        return key.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress,
+                ByteScan.firstQuoteBackslashOrControl(base, from: 0, to: utf8.count).offset == utf8.count
+            else {
+                // The key needs escapes (or is empty): compare with its written form.
+                return member(quotedKey(String(decoding: utf8, as: UTF8.self)), in: bytes)
+            }
+            return member(quotedContent: utf8, in: bytes)
+        }
+    }
+
     /// The value of the top-level member whose key is `quotedKey` (see ``quotedKey(_:)``) in
     /// the canonical object text `bytes`: no white space, every key escaped the writer's way,
     /// so equal keys have equal bytes.
     ///
     /// - Complexity: O(n) in the bytes before the member; strings are skipped 16 bytes at a time.
     static func member(_ quotedKey: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> CanonicalMemberSearch {
+        quotedKey.withUnsafeBufferPointer { quoted in
+            // Written keys are at least the two quotes.
+            member(quotedContent: UnsafeBufferPointer(rebasing: quoted[1..<quoted.count - 1]), in: bytes)
+        }
+    }
+
+    /// The value of the member whose key, as written between its quotes, is `quotedContent`.
+    private static func member(
+        quotedContent key: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>
+    ) -> CanonicalMemberSearch {
         guard let base = bytes.baseAddress, bytes.count >= 2, base[0] == UInt8(ascii: "{") else { return .notCanonical }
         let count = bytes.count
         var i = 1
         if base[i] == UInt8(ascii: "}") { return i + 1 == count ? .absent : .notCanonical }
         while i < count, base[i] == UInt8(ascii: "\"") {
             guard let keyEnd = stringEnd(base, from: i, count: count) else { return .notCanonical }
-            let matches = keyEnd - i == quotedKey.count
-                && quotedKey.withUnsafeBufferPointer { key in
-                    key.elementsEqual(UnsafeBufferPointer(start: base + i, count: keyEnd - i))
-                }
+            let matches = keyEnd - i - 2 == key.count
+                && (key.isEmpty || memcmp(key.baseAddress!, base + i + 1, key.count) == 0)
             guard keyEnd < count, base[keyEnd] == UInt8(ascii: ":") else { return .notCanonical }
             let valueStart = keyEnd + 1
             guard let valueEnd = valueEnd(base, from: valueStart, count: count) else { return .notCanonical }

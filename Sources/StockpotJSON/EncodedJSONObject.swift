@@ -28,14 +28,13 @@ final class EncodedJSONObject: Sendable {
     /// The value of member `key`, found in the text without building the rest of the tree.
     func member(_ key: String) -> JSONValue? {
         if let members = parsed.withLock({ $0 }) { return members.value(forKey: key) }
-        let quotedKey = CanonicalObjectScan.quotedKey(key)
-        let search = bytes.withUnsafeBufferPointer { CanonicalObjectScan.member(quotedKey, in: $0) }
+        let search = bytes.withUnsafeBufferPointer { CanonicalObjectScan.member(key, in: $0) }
         switch search {
         case .absent: return nil
         case .notCanonical: return members.value(forKey: key)
         case .found(let span):
             let value: Result<JSONValue, JSONError> = bytes.withUnsafeBytes { raw in
-                Result { () throws(JSONError) -> JSONValue in try JSONReader.parse(UnsafeRawBufferPointer(rebasing: raw[span])) }
+                Result { () throws(JSONError) -> JSONValue in try JSONReader.parseMember(UnsafeRawBufferPointer(rebasing: raw[span])) }
             }
             guard case .success(let value) = value else { return members.value(forKey: key) }
             return value

@@ -29,6 +29,17 @@ public enum JSONReader {
         return try cursor.readDocument()
     }
 
+    /// Reads one value that spans all of `bytes`, without sizing the reader's member stacks
+    /// first: for one member of an object read on demand, most often a scalar, for which
+    /// sizing them costs more than reading it.
+    static func parseMember(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw JSONError(.unexpectedEnd, at: 0, "The input is empty; expected a JSON value.")
+        }
+        var cursor = JSONByteCursor(base: base, count: bytes.count, limits: .default)
+        return try cursor.readDocument()
+    }
+
     /// Reads one JSON value from a byte array.
     public static func parse(
         _ bytes: [UInt8], limits: JSONLimits = .default

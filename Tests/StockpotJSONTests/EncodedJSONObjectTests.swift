@@ -57,7 +57,9 @@ import Testing
         for seed in caseSeeds(base: 0xE1C0_0005, count: Self.caseCount) {
             let (text, tree) = Self.object(seed: seed)
             for key in tree.keys {
-                let search = text.withUnsafeBufferPointer { CanonicalObjectScan.member(CanonicalObjectScan.quotedKey(key), in: $0) }
+                let search = text.withUnsafeBufferPointer { CanonicalObjectScan.member(key, in: $0) }
+                let byWrittenKey = text.withUnsafeBufferPointer { CanonicalObjectScan.member(CanonicalObjectScan.quotedKey(key), in: $0) }
+                #expect(search == byWrittenKey, "seed \(seed)")
                 guard case .found(let span) = search else {
                     Issue.record("seed \(seed): key \(debugText(.string(key))) gave \(search) in \(describe(text))")
                     continue
@@ -65,7 +67,7 @@ import Testing
                 #expect(identical(parsed(Array(text[span])), tree[key]), "seed \(seed)")
             }
             for key in Self.missingKeys(of: tree, seed: seed) {
-                let search = text.withUnsafeBufferPointer { CanonicalObjectScan.member(CanonicalObjectScan.quotedKey(key), in: $0) }
+                let search = text.withUnsafeBufferPointer { CanonicalObjectScan.member(key, in: $0) }
                 #expect(search == .absent, "seed \(seed): missing key \(debugText(.string(key))) gave \(search)")
             }
         }
