@@ -14,6 +14,10 @@ struct SoupQuerySource: QueryableSoup {
     var indexedFields: [(path: String, type: IndexType)] { soup.record.specs.map { ($0.path, $0.type) } }
     var entryIDs: OrderedIndex { soup.entryIDs }
 
+    func specIndex(forPath path: String) -> Int? { soup.specIndex(forPath: path) }
+
+    func indexType(ofSpec spec: Int) -> IndexType { soup.record.specs[spec].type }
+
     func orderedIndex(ofSpec spec: Int) -> OrderedIndex {
         soup.indexes[spec].orderedTree ?? OrderedIndex()
     }

@@ -10,6 +10,10 @@ package protocol QueryableSoup {
     var name: String { get }
     /// The soup's index specs (path, type), in order.
     var indexedFields: [(path: String, type: IndexType)] { get }
+    /// The position of the spec on `path` (compared by bytes); nil when the path has none.
+    func specIndex(forPath path: String) -> Int?
+    /// The index type of spec `spec`.
+    func indexType(ofSpec spec: Int) -> IndexType
     /// Every entry id (value and id both the entry id).
     var entryIDs: OrderedIndex { get }
     /// The ordered index of spec `spec`.
@@ -24,8 +28,14 @@ package protocol QueryableSoup {
 }
 
 extension QueryableSoup {
-    /// The position of the spec on `path` (compared by bytes).
+    /// Searches ``indexedFields``; implementations that hold their specs override it, since
+    /// every query asks.
     package func specIndex(forPath path: String) -> Int? {
         indexedFields.firstIndex { $0.path.utf8Equals(path) }
+    }
+
+    /// Reads ``indexedFields``.
+    package func indexType(ofSpec spec: Int) -> IndexType {
+        indexedFields[spec].type
     }
 }
