@@ -107,8 +107,8 @@ extension StoreView {
         return values
     }
 
-    /// A row as JSON values in `values` (replaced); `{soup:_soup}` columns parsed into their
-    /// documents.
+    /// A row as JSON values in `values` (replaced); `{soup:_soup}` columns become their
+    /// documents, read on demand (`DocumentDecoding.document`).
     private static func jsonRow(_ row: [SQLValue], documents: Set<Int>, into values: inout [JSONValue]) throws(QueryError) {
         // Assigned in place: the buffer is the caller's only copy again once its closure has
         // returned, so no row allocates.
