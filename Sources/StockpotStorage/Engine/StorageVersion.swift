@@ -7,9 +7,18 @@ import Synchronization
 /// compaction changes the set.
 final class SegmentSet: Sendable {
     let files: [UInt64: SegmentFile]
+    /// ``files`` in ascending number order, for ``file(numbered:)``.
+    private let lookup: SortedLookup<UInt64, SegmentFile>
 
     init(_ files: [UInt64: SegmentFile]) {
         self.files = files
+        lookup = SortedLookup(files)
+    }
+
+    /// The open segment numbered `number`: what every read asks first, answered by a binary
+    /// search of the few open segments (cheaper than hashing the number).
+    func file(numbered number: UInt64) -> SegmentFile? {
+        lookup.value(for: number)
     }
 
     func replacing(adding added: [SegmentFile], removing removed: Set<UInt64>) -> SegmentSet {
@@ -23,9 +32,40 @@ final class SegmentSet: Sendable {
 /// The compression dictionaries by id, shared by versions until a new one is trained.
 final class DictionarySet: Sendable {
     let contents: [UInt16: LZ4Dictionary]
+    /// ``contents`` in ascending id order, for ``dictionary(_:)``.
+    private let lookup: SortedLookup<UInt16, LZ4Dictionary>
 
     init(_ contents: [UInt16: LZ4Dictionary]) {
         self.contents = contents
+        lookup = SortedLookup(contents)
+    }
+
+    /// The dictionary `id`, for a read (a binary search, as for segments).
+    func dictionary(_ id: UInt16) -> LZ4Dictionary? {
+        lookup.value(for: id)
+    }
+}
+
+/// A small read-only map searched by bisection: for the read path's lookups of a few segments
+/// or dictionaries by number, where hashing the key costs more than the search.
+struct SortedLookup<Key: FixedWidthInteger & Sendable, Value: Sendable>: Sendable {
+    private let keys: [Key]
+    private let values: [Value]
+
+    init(_ dictionary: [Key: Value]) {
+        let sorted = dictionary.sorted { $0.key < $1.key }
+        keys = sorted.map(\.key)
+        values = sorted.map(\.value)
+    }
+
+    func value(for key: Key) -> Value? {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        return low < keys.count && keys[low] == key ? values[low] : nil
     }
 }
 

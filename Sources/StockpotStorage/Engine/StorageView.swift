@@ -127,7 +127,7 @@ struct ValueReader {
     /// The open segment `location` points into (kept, with its mapping, for the next read).
     private mutating func segment(of location: KeyLocation) throws(StorageError) -> SegmentFile {
         if location.segment == segmentNumber, let cached = self.segment { return cached }
-        guard let file = version.segments.files[UInt64(location.segment)] else {
+        guard let file = version.segments.file(numbered: UInt64(location.segment)) else {
             throw .corruption(
                 "The key directory points into segment \(location.segment), which is not open.",
                 file: FileNames.name(.segment, UInt64(location.segment)))
@@ -149,34 +149,39 @@ struct ValueReader {
         if let region, offset <= region.bytes.count - length, let base = region.bytes.baseAddress {
             CacheLines.prefetch(base + offset, count: length)
         }
-        var blob: BlobReference?
-        func body(_ header: RecordHeader, _ key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> [UInt8]? {
+        // Returns what the record holds rather than setting a captured variable: a captured
+        // `var` would be boxed on the heap on every read.
+        func body(_ header: RecordHeader, _ key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> RecordPayload {
             switch header.tag {
             case .put:
-                guard header.flags.contains(.compressed) else { return Array(stored) }
-                return try decompress(stored, header: header, file: segment.path, offset: offset)
+                guard header.flags.contains(.compressed) else { return .value(Array(stored)) }
+                return .value(try decompress(stored, header: header, file: segment.path, offset: offset))
             case .putBlob:
                 guard let reference = BlobReference(decoding: stored) else {
                     throw .corruption("A blob reference does not decode.", file: segment.path, offset: offset)
                 }
-                blob = reference
-                return nil
+                return .blob(reference)
             case .delete:
                 throw .corruption("The key directory points at a delete record.", file: segment.path, offset: offset)
             }
         }
         // One pass over the record: verified once, decompressed from the verified bytes.
-        let value: [UInt8]?
+        let payload: RecordPayload
         if let region {
-            value = try segment.withRecord(at: offset, length: length, in: region, body)
+            payload = try segment.withRecord(at: offset, length: length, in: region, body)
         } else {
-            value = try segment.withRecord(at: offset, length: length, body)
+            payload = try segment.withRecord(at: offset, length: length, body)
         }
-        if let value { return value }
-        guard let blob else {
-            throw .corruption("A put-blob record has no blob reference.", file: segment.path, offset: offset)
+        switch payload {
+        case .value(let value): return value
+        case .blob(let blob): return try BlobStore(directory: version.directory, fileSystem: version.fileSystem).read(blob)
         }
-        return try BlobStore(directory: version.directory, fileSystem: version.fileSystem).read(blob)
+    }
+
+    /// What a put record holds: the value, or where its blob file is.
+    private enum RecordPayload {
+        case value([UInt8])
+        case blob(BlobReference)
     }
 
     private mutating func decompress(
@@ -186,7 +191,7 @@ struct ValueReader {
             dictionary = nil
             dictionaryID = 0
             if header.dictionaryID != 0 {
-                guard let loaded = version.dictionaries.contents[header.dictionaryID] else {
+                guard let loaded = version.dictionaries.dictionary(header.dictionaryID) else {
                     throw .corruption(
                         "A record names dictionary \(header.dictionaryID), which is not loaded.", file: file, offset: offset)
                 }
