@@ -261,6 +261,15 @@ package struct LikeMatcher {
         case .general: return LikePattern.match(steps, literals: literals, text)
         }
     }
+
+    /// For a `%literal%` pattern, the slots of `slots` (at most 64) of `leaf` that match, as
+    /// bits (bit k for slot `slots.lowerBound + k`), found by one search over their texts; nil
+    /// for other patterns, or when the leaf's layout does not allow it (then test each key).
+    @inline(__always)
+    package func matchingSlots(in leaf: BorrowedIndexLeaf, _ slots: Range<Int>) -> UInt64? {
+        guard shape == .contains, let literal else { return nil }
+        return literal.matchingSlots(in: leaf, slots)
+    }
 }
 
 extension LikePattern {
