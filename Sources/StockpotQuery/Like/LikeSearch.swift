@@ -26,13 +26,11 @@ struct LikeSearch<Soup: QueryableSoup> {
         let type = soup.indexedFields[spec].type
         if let prefix = pattern.prefixOnly, type == .string || type == .fullText {
             let (narrowed, exact) = Self.narrowedPrefix(prefix)
-            if exact {
-                // Every text in a variant's range matches: the runs are the answer, and a page
-                // costs O(log n + page size) however many entries match.
-                return .runs(spec: spec, Self.caseVariants(of: narrowed).map { Self.positions(of: $0, in: index) })
-            }
-            return .matching(
-                spec: spec, Self.caseVariants(of: narrowed).map { Self.positions(of: $0, in: index) }, pattern)
+            let runs = Self.positions(of: Self.caseVariants(of: narrowed), in: index)
+            // Every text in a variant's range matches when the variants cover the whole
+            // prefix: the runs are the answer, and a page costs O(log n + page size) however
+            // many entries match.
+            return exact ? .runs(spec: spec, runs) : .matching(spec: spec, runs, pattern)
         }
         // Test the keys after the nulls (null never matches; numbers match through their
         // SQLite text).
@@ -49,6 +47,28 @@ struct LikeSearch<Soup: QueryableSoup> {
             ? index.upperBound(.double(.infinity)) : prefix.withUnsafeBytes { index.lowerBound(textBytes: $0) }
         let end = successor(of: prefix).map { next in next.withUnsafeBytes { index.lowerBound(textBytes: $0) } } ?? index.count
         return start..<max(start, end)
+    }
+
+    /// The positions of the text values that start with each of `prefixes` (ascending, none a
+    /// prefix of another, as case variants are): the same runs as ``positions(of:in:)`` for
+    /// each, with the bounds found in one ascending pass (`OrderedIndex.lowerBounds`), so
+    /// variants that land in the same leaf share a descent.
+    static func positions(of prefixes: [[UInt8]], in index: OrderedIndex) -> [Range<Int>] {
+        // Each prefix, then its successor: ascending, since a successor is at or below the next
+        // prefix (which is greater and does not start with the one before).
+        var probes: [[UInt8]] = []
+        probes.reserveCapacity(2 * prefixes.count)
+        for prefix in prefixes {
+            guard !prefix.isEmpty, let next = successor(of: prefix) else {
+                // The empty prefix (after the numbers) or one with no successor (to the end):
+                // one at a time.
+                return prefixes.map { positions(of: $0, in: index) }
+            }
+            probes.append(prefix)
+            probes.append(next)
+        }
+        let bounds = index.lowerBounds(ofAscendingTexts: probes)
+        return (0..<prefixes.count).map { i in bounds[2 * i]..<max(bounds[2 * i], bounds[2 * i + 1]) }
     }
 
     /// The successor (as for text) of the UTF-8 `prefix`: when it ends in an ASCII byte below
