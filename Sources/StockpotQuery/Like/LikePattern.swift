@@ -212,7 +212,7 @@ struct CompiledPattern: Sendable, Hashable {
         }
         self.steps = steps
         self.bytes = bytes
-        shape = LikeShape(steps.map(\.kind))
+        shape = LikeShape(steps)
     }
 }
 
@@ -229,12 +229,14 @@ enum LikeShape: UInt8, Sendable, Hashable {
     /// Any other pattern (with `_`, several literals, or none).
     case general
 
-    init(_ kinds: [CompiledPattern.Step.Kind]) {
-        switch kinds {
-        case [.any, .literal, .any]: self = .contains
-        case [.literal, .any]: self = .prefix
-        case [.any, .literal]: self = .suffix
-        case [.literal]: self = .exact
+    init(_ steps: [CompiledPattern.Step]) {
+        // Compared step by step: matching against array literals would build an array per case.
+        func kind(_ i: Int) -> CompiledPattern.Step.Kind { steps[i].kind }
+        switch steps.count {
+        case 1 where kind(0) == .literal: self = .exact
+        case 2 where kind(0) == .literal && kind(1) == .any: self = .prefix
+        case 2 where kind(0) == .any && kind(1) == .literal: self = .suffix
+        case 3 where kind(0) == .any && kind(1) == .literal && kind(2) == .any: self = .contains
         default: self = .general
         }
     }

@@ -23,7 +23,7 @@ struct LikeSearch<Soup: QueryableSoup> {
             return .scanned(entries, path: path)
         }
         let index = soup.orderedIndex(ofSpec: spec)
-        let type = soup.indexedFields[spec].type
+        let type = soup.indexType(ofSpec: spec)
         if let prefix = pattern.prefixOnly, type == .string || type == .fullText {
             let (narrowed, exact) = Self.narrowedPrefix(prefix)
             let runs = Self.positions(of: Self.caseVariants(of: narrowed), in: index)

@@ -110,7 +110,7 @@ package struct QueryPlanner<Soup: QueryableSoup> {
     /// Entries whose value at `path` is between the keys (inclusive; nil: open); never null.
     private func compare(path: String, from begin: JSONValue?, through end: JSONValue?) throws(QueryError) -> Selection {
         let specIndex = soup.specIndex(forPath: path)
-        let type = specIndex.map { soup.indexedFields[$0].type }
+        let type = specIndex.map { soup.indexType(ofSpec: $0) }
         let lower = begin.map { QueryKey.value($0, for: type) }
         let upper = end.map { QueryKey.value($0, for: type) }
         // A null key matches nothing.

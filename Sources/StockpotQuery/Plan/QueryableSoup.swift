@@ -21,11 +21,21 @@ package protocol QueryableSoup {
     /// Visits every entry in id order with the value a `json1` index on `path` would hold
     /// (system paths give the system values), until `body` returns false.
     func scan(path: String, _ body: (Int64, IndexValue) -> Bool) throws(QueryError)
+    /// The position of the spec on `path` (compared by bytes); a soup that keeps its specs in
+    /// another form answers without building `indexedFields`.
+    func specIndex(forPath path: String) -> Int?
+    /// The index type of spec `spec`.
+    func indexType(ofSpec spec: Int) -> IndexType
 }
 
 extension QueryableSoup {
     /// The position of the spec on `path` (compared by bytes).
     package func specIndex(forPath path: String) -> Int? {
         indexedFields.firstIndex { $0.path.utf8Equals(path) }
+    }
+
+    /// The index type of spec `spec`.
+    package func indexType(ofSpec spec: Int) -> IndexType {
+        indexedFields[spec].type
     }
 }
