@@ -24,12 +24,22 @@ extension FoldedLiteral {
         var position = slotStart
         var found: UInt64 = 0
         search: while position <= last {
-            // The word at `position`, or the text's last 8 bytes with the offsets before
+            // The word at `position` (most keys are passed by this branch alone, a few
+            // instructions a word), or the text's last 8 bytes with the offsets before
             // `position` masked (as `occurs(in:)` does).
-            let base = min(position, end - 8)
-            let word = (UInt64(littleEndian: text.loadUnaligned(fromByteOffset: base, as: UInt64.self)) | firstFold) ^ firstRepeated
-            var candidates = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
-            candidates &= ~0 &<< UInt64(8 * (position - base))
+            let base: Int
+            var candidates: UInt64
+            if position &+ 8 <= end {
+                base = position
+                candidates = firstByteLanes(text, at: base)
+                if candidates == 0 {
+                    position = base &+ 8
+                    continue search
+                }
+            } else {
+                base = end &- 8
+                candidates = firstByteLanes(text, at: base) & (~0 &<< UInt64(8 &* (position &- base)))
+            }
             while candidates != 0 {
                 let candidate = base &+ candidates.trailingZeroBitCount &>> 3
                 if candidate > last { break search }
@@ -57,5 +67,14 @@ extension FoldedLiteral {
             position = base + 8
         }
         return found
+    }
+
+    /// The high bit of each byte of the word at `offset` of `text` that may be the literal's
+    /// first byte (ASCII case folded): every such byte is marked, and perhaps a byte above one,
+    /// which the full comparison rejects.
+    @inline(__always)
+    private func firstByteLanes(_ text: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        let word = (UInt64(littleEndian: text.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) | firstFold) ^ firstRepeated
+        return (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
 }

@@ -26,7 +26,7 @@ struct LikeSearch<Soup: QueryableSoup> {
         let type = soup.indexType(ofSpec: spec)
         if let prefix = pattern.prefixOnly, type == .string || type == .fullText {
             let (narrowed, exact) = Self.narrowedPrefix(prefix)
-            let runs = Self.positions(of: Self.caseVariants(of: narrowed), in: index)
+            let runs = Self.caseVariantPositions(of: narrowed, in: index)
             // Every text in a variant's range matches when the variants cover the whole
             // prefix: the runs are the answer, and a page costs O(log n + page size) however
             // many entries match.
@@ -49,26 +49,46 @@ struct LikeSearch<Soup: QueryableSoup> {
         return start..<max(start, end)
     }
 
-    /// The positions of the text values that start with each of `prefixes` (ascending, none a
-    /// prefix of another, as case variants are): the same runs as ``positions(of:in:)`` for
-    /// each, with the bounds found in one ascending pass (`OrderedIndex.lowerBounds`), so
-    /// variants that land in the same leaf share a descent.
-    static func positions(of prefixes: [[UInt8]], in index: OrderedIndex) -> [Range<Int>] {
-        // Each prefix, then its successor: ascending, since a successor is at or below the next
-        // prefix (which is greater and does not start with the one before).
-        var probes: [[UInt8]] = []
-        probes.reserveCapacity(2 * prefixes.count)
-        for prefix in prefixes {
-            guard !prefix.isEmpty, let next = successor(of: prefix) else {
-                // The empty prefix (after the numbers) or one with no successor (to the end):
-                // one at a time.
-                return prefixes.map { positions(of: $0, in: index) }
-            }
-            probes.append(prefix)
-            probes.append(next)
+    /// The positions of the text values that start with each spelling of `prefix` with its
+    /// ASCII letters in either case, in the order of ``caseVariants(of:)``: the same runs as
+    /// ``positions(of:in:)`` for each, with every bound found in one ascending pass
+    /// (`OrderedIndex.lowerBounds`) over one buffer of probes, each spelling followed by its
+    /// successor (the same bytes with the last one higher). Spellings that land in the leaf of
+    /// the one before share its descent, and no array is made per spelling.
+    static func caseVariantPositions(of prefix: [UInt8], in index: OrderedIndex) -> [Range<Int>] {
+        guard let lastByte = prefix.last, lastByte < 0x7F else {
+            // The empty prefix (after the numbers), or a successor of another length.
+            return caseVariants(of: prefix).map { positions(of: $0, in: index) }
         }
-        let bounds = index.lowerBounds(ofAscendingTexts: probes)
-        return (0..<prefixes.count).map { i in bounds[2 * i]..<max(bounds[2 * i], bounds[2 * i + 1]) }
+        let length = prefix.count
+        let letters = prefix.reduce(0) { $0 + (isASCIILetter($1) ? 1 : 0) }
+        let variants = 1 << letters
+        // Probe 2v is variant v (letter k lower-cased when bit `letters - 1 - k` of v is set,
+        // so they ascend), probe 2v + 1 its successor: ascending, since a successor is at or
+        // below the next variant (greater, and not starting with the one before).
+        var probes = [UInt8](repeating: 0, count: 2 * variants * length)
+        probes.withUnsafeMutableBufferPointer { out in
+            for variant in 0..<variants {
+                let start = 2 * variant * length
+                var bit = letters
+                for (i, byte) in prefix.enumerated() {
+                    var spelled = byte
+                    if isASCIILetter(byte) {
+                        bit -= 1
+                        spelled = variant >> bit & 1 == 1 ? byte | 0x20 : byte & ~0x20
+                    }
+                    out[start + i] = spelled
+                    out[start + length + i] = spelled
+                }
+                out[start + 2 * length - 1] += 1
+            }
+        }
+        let bounds = probes.withUnsafeBytes { bytes in
+            index.lowerBounds(ofAscendingTexts: 2 * variants) { i in
+                UnsafeRawBufferPointer(rebasing: bytes[i * length..<(i + 1) * length])
+            }
+        }
+        return (0..<variants).map { v in bounds[2 * v]..<max(bounds[2 * v], bounds[2 * v + 1]) }
     }
 
     /// The successor (as for text) of the UTF-8 `prefix`: when it ends in an ASCII byte below

@@ -85,12 +85,22 @@ import StockpotJSON
         for round in 0..<300 {
             var probes = (0..<random.below(20)).map { _ in randomBytes() }
             if random.below(3) == 0, let first = probes.first { probes.append(first) }  // a repeat
-            if random.below(4) == 0 { probes.append([0xF4, 0x8F, 0xBF, 0xBF]) }  // past every text
+            if random.below(4) == 0 { probes += [[0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF, 0x41]] }  // past every text
             probes.sort { $0.lexicographicallyPrecedes($1) }
             let single = probes.map { probe in probe.withUnsafeBytes { index.lowerBound(textBytes: $0) } }
-            #expect(index.lowerBounds(ofAscendingTexts: probes) == single, "capacity \(capacity) round \(round): \(probes)")
+            #expect(Self.lowerBounds(index, probes) == single, "capacity \(capacity) round \(round): \(probes)")
         }
-        #expect(OrderedIndex().lowerBounds(ofAscendingTexts: [[0x61], [0x62]]) == [0, 0])
+        #expect(Self.lowerBounds(OrderedIndex(), [[0x61], [0x62]]) == [0, 0])
+    }
+
+    /// `lowerBounds(ofAscendingTexts:_:)` over `probes`, lent from one buffer.
+    static func lowerBounds(_ index: OrderedIndex, _ probes: [[UInt8]]) -> [Int] {
+        let flat = probes.flatMap { $0 }
+        var starts = [0]
+        for probe in probes { starts.append(starts.last! + probe.count) }
+        return flat.withUnsafeBytes { bytes in
+            index.lowerBounds(ofAscendingTexts: probes.count) { UnsafeRawBufferPointer(rebasing: bytes[starts[$0]..<starts[$0 + 1]]) }
+        }
     }
 }
 
