@@ -14,9 +14,15 @@ struct SoupQuerySource: QueryableSoup {
     var indexedFields: [(path: String, type: IndexType)] { soup.record.specs.map { ($0.path, $0.type) } }
     var entryIDs: OrderedIndex { soup.entryIDs }
 
-    func specIndex(forPath path: String) -> Int? { soup.specIndex(forPath: path) }
+    // Straight from the soup's specs: `indexedFields` makes an array of them per call, and a
+    // query looks a spec up two or three times.
+    func specIndex(forPath path: String) -> Int? {
+        soup.record.specs.firstIndex { $0.path.utf8Equals(path) }
+    }
 
-    func indexType(ofSpec spec: Int) -> IndexType { soup.record.specs[spec].type }
+    func indexType(ofSpec spec: Int) -> IndexType {
+        soup.record.specs[spec].type
+    }
 
     func orderedIndex(ofSpec spec: Int) -> OrderedIndex {
         soup.indexes[spec].orderedTree ?? OrderedIndex()

@@ -215,3 +215,56 @@ extension OrderedIndex {
         return countBefore(probe, inclusive: false)
     }
 }
+
+extension OrderedIndex {
+    /// ``lowerBound(textBytes:)`` of each of `count` texts, which must ascend by bytes (equal
+    /// ones may repeat); `text(i)` lends the i-th, valid until the next call. Each is looked
+    /// for first in the leaf where the one before landed, when that leaf's last entry is at or
+    /// above it, and by a descent from the root otherwise. Probes close together in the index
+    /// (a LIKE prefix's case variants and their ends) share one descent.
+    ///
+    /// - Complexity: O(log n) per probe at most; O(log leaf size) for one that lands in the
+    ///   leaf of the one before.
+    package func lowerBounds(ofAscendingTexts count: Int, _ text: (Int) -> UnsafeRawBufferPointer) -> [Int] {
+        var bounds: [Int] = []
+        bounds.reserveCapacity(count)
+        // `self` holds the root, which holds every block, for the whole call.
+        guard let root = root?.block else { return Array(repeating: 0, count: count) }
+        // The leaf the last probe landed in, the position of its first slot, and the slot.
+        var leaf: OrderedIndexBlock?
+        var leafStart = 0
+        var slot = 0
+        for i in 0..<count {
+            if leaf != nil, leafStart + slot == self.count {
+                // The last probe is past every entry, so this one is too.
+                bounds.append(self.count)
+                continue
+            }
+            let bytes = text(i)
+            let probe = OrderedIndexProbe(
+                kind: OrderedIndexTag.text, payload: OrderedIndexOrder.textPrefix(bytes), id: .min, text: bytes)
+            if let current = leaf, slot < current.count, current.compare(at: current.count - 1, to: probe) > 0 {
+                // The bound is at or after the last one, and at or before this leaf's last
+                // entry: a binary search of the rest of the leaf.
+                var low = slot
+                var high = current.count - 1
+                while low < high {
+                    let middle = (low + high) >> 1
+                    if current.compare(at: middle, to: probe) < 0 { low = middle + 1 } else { high = middle }
+                }
+                slot = low
+            } else {
+                var block = root
+                var total = 0
+                while !block.isLeaf {
+                    let child = block.countBefore(probe, inclusive: false)
+                    total += block.entries(before: child)
+                    block = block.childBlock(at: child)
+                }
+                (leaf, leafStart, slot) = (block, total, block.countBefore(probe, inclusive: false))
+            }
+            bounds.append(leafStart + slot)
+        }
+        return bounds
+    }
+}

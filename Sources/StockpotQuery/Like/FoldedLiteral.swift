@@ -70,7 +70,7 @@ struct FoldedLiteral {
 
     /// Whether the literal is at `position` of `text` (it fits there), ignoring ASCII case.
     @inline(__always)
-    private func equalsAt(_ text: UnsafeRawBufferPointer, _ position: Int) -> Bool {
+    func equalsAt(_ text: UnsafeRawBufferPointer, _ position: Int) -> Bool {
         guard position + 4 <= text.count else { return equal(text, at: position, from: 0) }
         let head = UInt32(littleEndian: text.loadUnaligned(fromByteOffset: position, as: UInt32.self))
         guard (head | headFold) & headMask == headBytes else { return false }

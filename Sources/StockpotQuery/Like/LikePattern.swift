@@ -212,7 +212,7 @@ struct CompiledPattern: Sendable, Hashable {
         }
         self.steps = steps
         self.bytes = bytes
-        shape = LikeShape(steps.map(\.kind))
+        shape = LikeShape(steps)
     }
 }
 
@@ -229,12 +229,14 @@ enum LikeShape: UInt8, Sendable, Hashable {
     /// Any other pattern (with `_`, several literals, or none).
     case general
 
-    init(_ kinds: [CompiledPattern.Step.Kind]) {
-        switch kinds {
-        case [.any, .literal, .any]: self = .contains
-        case [.literal, .any]: self = .prefix
-        case [.any, .literal]: self = .suffix
-        case [.literal]: self = .exact
+    init(_ steps: [CompiledPattern.Step]) {
+        // Compared step by step: matching against array literals would build an array per case.
+        func kind(_ i: Int) -> CompiledPattern.Step.Kind { steps[i].kind }
+        switch steps.count {
+        case 1 where kind(0) == .literal: self = .exact
+        case 2 where kind(0) == .literal && kind(1) == .any: self = .prefix
+        case 2 where kind(0) == .any && kind(1) == .literal: self = .suffix
+        case 3 where kind(0) == .any && kind(1) == .literal && kind(2) == .any: self = .contains
         default: self = .general
         }
     }
@@ -260,6 +262,15 @@ package struct LikeMatcher {
         case .exact: return literal.equals(text)
         case .general: return LikePattern.match(steps, literals: literals, text)
         }
+    }
+
+    /// For a `%literal%` pattern, the slots of `slots` (at most 64) of `leaf` that match, as
+    /// bits (bit k for slot `slots.lowerBound + k`), found by one search over their texts; nil
+    /// for other patterns, or when the leaf's layout does not allow it (then test each key).
+    @inline(__always)
+    package func matchingSlots(in leaf: BorrowedIndexLeaf, _ slots: Range<Int>) -> UInt64? {
+        guard shape == .contains, let literal else { return nil }
+        return literal.matchingSlots(in: leaf, slots)
     }
 }
 

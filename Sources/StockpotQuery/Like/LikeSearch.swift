@@ -23,16 +23,14 @@ struct LikeSearch<Soup: QueryableSoup> {
             return .scanned(entries, path: path)
         }
         let index = soup.orderedIndex(ofSpec: spec)
-        let type = soup.indexedFields[spec].type
+        let type = soup.indexType(ofSpec: spec)
         if let prefix = pattern.prefixOnly, type == .string || type == .fullText {
             let (narrowed, exact) = Self.narrowedPrefix(prefix)
-            if exact {
-                // Every text in a variant's range matches: the runs are the answer, and a page
-                // costs O(log n + page size) however many entries match.
-                return .runs(spec: spec, Self.caseVariants(of: narrowed).map { Self.positions(of: $0, in: index) })
-            }
-            return .matching(
-                spec: spec, Self.caseVariants(of: narrowed).map { Self.positions(of: $0, in: index) }, pattern)
+            let runs = Self.caseVariantPositions(of: narrowed, in: index)
+            // Every text in a variant's range matches when the variants cover the whole
+            // prefix: the runs are the answer, and a page costs O(log n + page size) however
+            // many entries match.
+            return exact ? .runs(spec: spec, runs) : .matching(spec: spec, runs, pattern)
         }
         // Test the keys after the nulls (null never matches; numbers match through their
         // SQLite text).
@@ -49,6 +47,48 @@ struct LikeSearch<Soup: QueryableSoup> {
             ? index.upperBound(.double(.infinity)) : prefix.withUnsafeBytes { index.lowerBound(textBytes: $0) }
         let end = successor(of: prefix).map { next in next.withUnsafeBytes { index.lowerBound(textBytes: $0) } } ?? index.count
         return start..<max(start, end)
+    }
+
+    /// The positions of the text values that start with each spelling of `prefix` with its
+    /// ASCII letters in either case, in the order of ``caseVariants(of:)``: the same runs as
+    /// ``positions(of:in:)`` for each, with every bound found in one ascending pass
+    /// (`OrderedIndex.lowerBounds`) over one buffer of probes, each spelling followed by its
+    /// successor (the same bytes with the last one higher). Spellings that land in the leaf of
+    /// the one before share its descent, and no array is made per spelling.
+    static func caseVariantPositions(of prefix: [UInt8], in index: OrderedIndex) -> [Range<Int>] {
+        guard let lastByte = prefix.last, lastByte < 0x7F else {
+            // The empty prefix (after the numbers), or a successor of another length.
+            return caseVariants(of: prefix).map { positions(of: $0, in: index) }
+        }
+        let length = prefix.count
+        let letters = prefix.reduce(0) { $0 + (isASCIILetter($1) ? 1 : 0) }
+        let variants = 1 << letters
+        // Probe 2v is variant v (letter k lower-cased when bit `letters - 1 - k` of v is set,
+        // so they ascend), probe 2v + 1 its successor: ascending, since a successor is at or
+        // below the next variant (greater, and not starting with the one before).
+        var probes = [UInt8](repeating: 0, count: 2 * variants * length)
+        probes.withUnsafeMutableBufferPointer { out in
+            for variant in 0..<variants {
+                let start = 2 * variant * length
+                var bit = letters
+                for (i, byte) in prefix.enumerated() {
+                    var spelled = byte
+                    if isASCIILetter(byte) {
+                        bit -= 1
+                        spelled = variant >> bit & 1 == 1 ? byte | 0x20 : byte & ~0x20
+                    }
+                    out[start + i] = spelled
+                    out[start + length + i] = spelled
+                }
+                out[start + 2 * length - 1] += 1
+            }
+        }
+        let bounds = probes.withUnsafeBytes { bytes in
+            index.lowerBounds(ofAscendingTexts: 2 * variants) { i in
+                UnsafeRawBufferPointer(rebasing: bytes[i * length..<(i + 1) * length])
+            }
+        }
+        return (0..<variants).map { v in bounds[2 * v]..<max(bounds[2 * v], bounds[2 * v + 1]) }
     }
 
     /// The successor (as for text) of the UTF-8 `prefix`: when it ends in an ASCII byte below

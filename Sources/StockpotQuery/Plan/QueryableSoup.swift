@@ -10,10 +10,6 @@ package protocol QueryableSoup {
     var name: String { get }
     /// The soup's index specs (path, type), in order.
     var indexedFields: [(path: String, type: IndexType)] { get }
-    /// The position of the spec on `path` (compared by bytes); nil when the path has none.
-    func specIndex(forPath path: String) -> Int?
-    /// The index type of spec `spec`.
-    func indexType(ofSpec spec: Int) -> IndexType
     /// Every entry id (value and id both the entry id).
     var entryIDs: OrderedIndex { get }
     /// The ordered index of spec `spec`.
@@ -25,16 +21,20 @@ package protocol QueryableSoup {
     /// Visits every entry in id order with the value a `json1` index on `path` would hold
     /// (system paths give the system values), until `body` returns false.
     func scan(path: String, _ body: (Int64, IndexValue) -> Bool) throws(QueryError)
+    /// The position of the spec on `path` (compared by bytes); a soup that keeps its specs in
+    /// another form answers without building `indexedFields`.
+    func specIndex(forPath path: String) -> Int?
+    /// The index type of spec `spec`.
+    func indexType(ofSpec spec: Int) -> IndexType
 }
 
 extension QueryableSoup {
-    /// Searches ``indexedFields``; implementations that hold their specs override it, since
-    /// every query asks.
+    /// The position of the spec on `path` (compared by bytes).
     package func specIndex(forPath path: String) -> Int? {
         indexedFields.firstIndex { $0.path.utf8Equals(path) }
     }
 
-    /// Reads ``indexedFields``.
+    /// The index type of spec `spec`.
     package func indexType(ofSpec spec: Int) -> IndexType {
         indexedFields[spec].type
     }

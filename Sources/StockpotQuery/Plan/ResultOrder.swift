@@ -145,7 +145,16 @@ package enum ResultOrder: Sendable {
                     leaf, slots in
                     let taken = min(left, slots.count)
                     left -= taken
-                    if descending {
+                    let covered = descending ? slots.upperBound - taken..<slots.upperBound : slots.lowerBound..<slots.lowerBound + taken
+                    if var found = matcher.matchingSlots(in: leaf, covered) {
+                        // The run's matches at once, as bits: lowest first, or highest first.
+                        while found != 0 {
+                            let bit = descending ? 63 - found.leadingZeroBitCount : found.trailingZeroBitCount
+                            found &= ~(1 &<< UInt64(bit))
+                            going = body(leaf.id(at: covered.lowerBound + bit))
+                            if !going { return false }
+                        }
+                    } else if descending {
                         var slot = slots.upperBound
                         let stop = slots.upperBound - taken
                         while slot > stop {

@@ -69,6 +69,39 @@ import StockpotJSON
             #expect(byBytes == index.lowerBound(.text(text)), "lowerBound of \(text.debugDescription)")
         }
     }
+
+    /// `lowerBounds(ofAscendingTexts:)` reuses the leaf the last probe landed in: it must give
+    /// every probe's own `lowerBound(textBytes:)`, for probes in the same leaf, at a leaf's last
+    /// slot and past it, repeated, and past every entry, in small and large leaves.
+    @Test(arguments: [2, 3, 8, 64])
+    func ascendingBoundsAgreeWithSingleBounds(capacity: Int) {
+        var random = SplitMix64(seed: 40 &+ UInt64(capacity))
+        var index = OrderedIndex(leafCapacity: capacity, branchCapacity: max(3, capacity))
+        let alphabet: [UInt8] = [0x41, 0x42, 0x61, 0x62, 0x7A, 0xC3, 0xA9]
+        func randomBytes() -> [UInt8] { (0..<random.below(5)).map { _ in alphabet[random.below(alphabet.count)] } }
+        for id in 0..<600 {
+            index.insert(random.below(20) == 0 ? .integer(Int64(id)) : .text(String(decoding: randomBytes(), as: UTF8.self)), id: Int64(id))
+        }
+        for round in 0..<300 {
+            var probes = (0..<random.below(20)).map { _ in randomBytes() }
+            if random.below(3) == 0, let first = probes.first { probes.append(first) }  // a repeat
+            if random.below(4) == 0 { probes += [[0xF4, 0x8F, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF, 0x41]] }  // past every text
+            probes.sort { $0.lexicographicallyPrecedes($1) }
+            let single = probes.map { probe in probe.withUnsafeBytes { index.lowerBound(textBytes: $0) } }
+            #expect(Self.lowerBounds(index, probes) == single, "capacity \(capacity) round \(round): \(probes)")
+        }
+        #expect(Self.lowerBounds(OrderedIndex(), [[0x61], [0x62]]) == [0, 0])
+    }
+
+    /// `lowerBounds(ofAscendingTexts:_:)` over `probes`, lent from one buffer.
+    static func lowerBounds(_ index: OrderedIndex, _ probes: [[UInt8]]) -> [Int] {
+        let flat = probes.flatMap { $0 }
+        var starts = [0]
+        for probe in probes { starts.append(starts.last! + probe.count) }
+        return flat.withUnsafeBytes { bytes in
+            index.lowerBounds(ofAscendingTexts: probes.count) { UnsafeRawBufferPointer(rebasing: bytes[starts[$0]..<starts[$0 + 1]]) }
+        }
+    }
 }
 
 extension IndexValue {
