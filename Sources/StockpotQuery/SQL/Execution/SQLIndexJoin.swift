@@ -136,22 +136,24 @@ final class SQLIndexJoin {
             throw QueryError(.internal, "A soup has no ordered index for a planned join.")
         }
         if limit == 0 { return true }
+        let lookup = SQLTextLookupCache.shared.cachedLookup(of: innerIndex)
         // The bounds are constants and placeholders (maybe subqueries): an executor of the
         // statement's soups evaluates them as the general path does.
         let bounds = SQLExecutor(frame: RowFrame(slots: soups.count, aggregates: 0), soups: soups, arguments: arguments)
         guard let range = try bounds.positions(in: outerIndex, outerBounds) else { return true }
         try withExtendedLifetime(columns) { () throws(QueryError) in
-            try walk(outerIndex, range, innerIndex, columns.map { Unmanaged.passUnretained($0) }, emit)
+            try walk(outerIndex, range, innerIndex, lookup, columns.map { Unmanaged.passUnretained($0) }, emit)
         }
         return true
     }
 
     /// The join proper: each entry of `range` of the outer index, then each entry of the
     /// inner index equal to its key, in index order (as the executor's nested loop visits
-    /// them).
+    /// them): found through `lookup` (the inner index's texts hashed) for a text key when
+    /// it is cached, else by a descent of the index.
     private func walk<Value: SQLRowValue>(
-        _ outerIndex: OrderedIndex, _ range: Range<Int>, _ innerIndex: OrderedIndex, _ columns: [Unmanaged<SQLColumn>],
-        _ emit: ([Value]) throws(QueryError) -> Bool
+        _ outerIndex: OrderedIndex, _ range: Range<Int>, _ innerIndex: OrderedIndex, _ lookup: SQLTextLookup?,
+        _ columns: [Unmanaged<SQLColumn>], _ emit: ([Value]) throws(QueryError) -> Bool
     ) throws(QueryError) {
         var row = [Value](repeating: .sqlNull, count: sources.count)
         var remaining = range.count
@@ -159,6 +161,9 @@ final class SQLIndexJoin {
         var emitted = 0
         var failure: QueryError?
         var stopped = false
+        // Text keys looked up by descents, for the lookup cache's demand.
+        var textKeys = 0
+        defer { SQLTextLookupCache.shared.recordDemand(textKeys, for: innerIndex) }
         outerIndex.forEachBorrowed(from: range.lowerBound) { outerEntry in
             remaining -= 1
             let outerID = outerEntry.id
@@ -174,16 +179,18 @@ final class SQLIndexJoin {
                     return columns[position]._withUnsafeGuaranteedRef { $0.value(of: id) }
                 }
             }
-            guard let key = SQLExecutor.lookupKey(value(key, innerID: 0, probed: .null), conversion) else {
+            guard let key = SQLExecutor.lookupKey(value(self.key, innerID: 0, probed: .null), conversion) else {
                 return remaining > 0
             }
-            innerIndex.forEachEntry(equalTo: key.indexValue) { innerEntry in
+            let probe = key.indexValue
+            // One row per partner; false to stop.
+            func partner(_ innerID: Int64, _ probed: IndexValue) -> Bool {
                 if skipped < offset {
                     skipped += 1
                     return true
                 }
                 for i in sources.indices {
-                    row[i] = Value(value(sources[i], innerID: innerEntry.id, probed: innerEntry.value))
+                    row[i] = Value(value(sources[i], innerID: innerID, probed: probed))
                 }
                 emitted += 1
                 do throws(QueryError) {
@@ -202,6 +209,16 @@ final class SQLIndexJoin {
                 }
                 return true
             }
+            if case .text(var text) = key {
+                if let lookup {
+                    // A text key equals text entries only, each with the key's value (as the
+                    // index's own lookup gives it).
+                    text.withUTF8 { bytes in lookup.forEachID(equalTo: UnsafeRawBufferPointer(bytes)) { partner($0, probe) } }
+                    return !stopped && remaining > 0
+                }
+                textKeys += 1
+            }
+            innerIndex.forEachEntry(equalTo: probe) { partner($0.id, $0.value) }
             return !stopped && remaining > 0
         }
         if let failure { throw failure }
