@@ -114,9 +114,10 @@ import StockpotJSON
     /// The rows of `sql` from the index join itself (prepared by a run just before), its
     /// columns cached first; nil when the join did not answer. The column cache is shared by
     /// the whole process, and tests running alongside may push the columns out between
-    /// caching and running: a few tries.
+    /// caching and running (the differential tests run thousands of statements): tries until
+    /// one finds them.
     static func joinedRows(_ store: Store, _ sql: String) throws -> [[JSONValue]]? {
-        for _ in 0..<5 {
+        for _ in 0..<200 {
             try cacheColumns(store)
             if let rows = try joinedRowsOnce(store, sql) { return rows }
         }

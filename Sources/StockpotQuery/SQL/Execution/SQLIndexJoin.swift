@@ -155,17 +155,10 @@ final class SQLIndexJoin {
         _ outerIndex: OrderedIndex, _ range: Range<Int>, _ innerIndex: OrderedIndex, _ lookup: SQLTextLookup?,
         _ columns: [Unmanaged<SQLColumn>], _ emit: ([Value]) throws(QueryError) -> Bool
     ) throws(QueryError) {
-        var row = [Value](repeating: .sqlNull, count: sources.count)
-        var remaining = range.count
-        var skipped = 0
-        var emitted = 0
-        var failure: QueryError?
-        var stopped = false
-        // Text keys looked up by descents, for the lookup cache's demand.
-        var textKeys = 0
-        defer { SQLTextLookupCache.shared.recordDemand(textKeys, for: innerIndex) }
+        let state = WalkState<Value>(row: [Value](repeating: .sqlNull, count: sources.count), remaining: range.count)
+        defer { SQLTextLookupCache.shared.recordDemand(state.textKeys, for: innerIndex) }
         outerIndex.forEachBorrowed(from: range.lowerBound) { outerEntry in
-            remaining -= 1
+            state.remaining -= 1
             let outerID = outerEntry.id
             // The walked value, made once per outer row when read.
             let walked = readsWalked ? SQLValue(outerEntry.value) : .null
@@ -180,31 +173,31 @@ final class SQLIndexJoin {
                 }
             }
             guard let key = SQLExecutor.lookupKey(value(self.key, innerID: 0, probed: .null), conversion) else {
-                return remaining > 0
+                return state.remaining > 0
             }
             let probe = key.indexValue
             // One row per partner; false to stop.
             func partner(_ innerID: Int64, _ probed: IndexValue) -> Bool {
-                if skipped < offset {
-                    skipped += 1
+                if state.skipped < offset {
+                    state.skipped += 1
                     return true
                 }
                 for i in sources.indices {
-                    row[i] = Value(value(sources[i], innerID: innerID, probed: probed))
+                    state.row[i] = Value(value(sources[i], innerID: innerID, probed: probed))
                 }
-                emitted += 1
+                state.emitted += 1
                 do throws(QueryError) {
-                    guard try emit(row) else {
-                        stopped = true
+                    guard try emit(state.row) else {
+                        state.stopped = true
                         return false
                     }
                 } catch {
-                    failure = error
-                    stopped = true
+                    state.failure = error
+                    state.stopped = true
                     return false
                 }
-                if let limit, emitted >= limit {
-                    stopped = true
+                if let limit, state.emitted >= limit {
+                    state.stopped = true
                     return false
                 }
                 return true
@@ -214,13 +207,35 @@ final class SQLIndexJoin {
                     // A text key equals text entries only, each with the key's value (as the
                     // index's own lookup gives it).
                     text.withUTF8 { bytes in lookup.forEachID(equalTo: UnsafeRawBufferPointer(bytes)) { partner($0, probe) } }
-                    return !stopped && remaining > 0
+                    return !state.stopped && state.remaining > 0
                 }
-                textKeys += 1
+                state.textKeys += 1
             }
             innerIndex.forEachEntry(equalTo: probe) { partner($0.id, $0.value) }
-            return !stopped && remaining > 0
+            return !state.stopped && state.remaining > 0
         }
-        if let failure { throw failure }
+        if let failure = state.failure { throw failure }
+    }
+
+    /// What a walk changes as it goes. A class: the walk's closures nest (outer entries,
+    /// partners), and local variables they capture are checked for exclusive access at run
+    /// time on every read and write (~900 instructions a row); these properties are not
+    /// (`@exclusivity(unchecked)`: one walk, one thread, no overlapping access).
+    private final class WalkState<Value> {
+        /// The row buffer handed to the caller, reused.
+        @exclusivity(unchecked) var row: [Value]
+        /// Entries of the outer range not visited yet.
+        @exclusivity(unchecked) var remaining: Int
+        @exclusivity(unchecked) var skipped = 0
+        @exclusivity(unchecked) var emitted = 0
+        @exclusivity(unchecked) var stopped = false
+        @exclusivity(unchecked) var failure: QueryError?
+        /// Text keys looked up by descents, for the lookup cache's demand.
+        @exclusivity(unchecked) var textKeys = 0
+
+        init(row: [Value], remaining: Int) {
+            self.row = row
+            self.remaining = remaining
+        }
     }
 }
