@@ -28,9 +28,10 @@ package enum SmartSQLQuery {
             scanned: { (row: [SQLValue]) throws(QueryError) -> Bool in try body(row, []) }, body)
     }
 
-    /// Runs `text` as ``run(_:arguments:catalog:_:)`` does, but a statement an index walk
-    /// answers (``SQLIndexScan``) hands its rows to `scanned` as JSON values built straight
-    /// from the indexes (no row of SQL values in between); the executor's rows go to `body`.
+    /// Runs `text` as ``run(_:arguments:catalog:_:)`` does, but a statement an index walk or
+    /// index join answers (``SQLIndexScan``, ``SQLIndexJoin``) hands its rows to `scanned` as
+    /// JSON values built straight from the indexes and columns (no row of SQL values in
+    /// between); the executor's rows go to `body`.
     package static func run(
         _ text: String, arguments: [SQLValue], catalog: some SQLCatalog,
         scanned: (_ row: [JSONValue]) throws(QueryError) -> Bool,
@@ -83,6 +84,7 @@ package enum SmartSQLQuery {
             }
             if statement.indexScan == nil, let soups = statement.soups(in: catalog) {
                 try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
+                if let join = statement.indexJoin, try join.run(soups, arguments: arguments, as: Value.self, scanned) { return }
                 try execute(statement, soups, arguments: arguments, body)
                 return
             }
@@ -92,6 +94,7 @@ package enum SmartSQLQuery {
             try scan.run(soups[0], as: Value.self, scanned)
             return
         }
+        if let join = statement.indexJoin, try join.run(soups, arguments: arguments, as: Value.self, scanned) { return }
         try execute(statement, soups, arguments: arguments, body)
     }
 

@@ -119,7 +119,13 @@ extension SQLExecutor {
     /// The key of an index bound or hash lookup as the stored values compare with it; nil
     /// when it is null (which no comparison matches).
     private func convertedKey(_ key: BoundExpression, _ conversion: SQLAffinity?) throws(QueryError) -> SQLValue? {
-        var value = try evaluate(key)
+        Self.lookupKey(try evaluate(key), conversion)
+    }
+
+    /// `value` as the stored values compare with it (`conversion` applied); nil when it is
+    /// null. Shared with ``SQLIndexJoin``, which must find the same entries.
+    static func lookupKey(_ value: SQLValue, _ conversion: SQLAffinity?) -> SQLValue? {
+        var value = value
         if let conversion { value = value.applying(conversion) }
         return value == .null ? nil : value
     }

@@ -20,6 +20,9 @@ final class SQLPreparedStatement: @unchecked Sendable {
     let fullText: [SQLFullTextShape]?
     /// The index walk that answers the whole statement, when it has that shape.
     let indexScan: SQLIndexScan?
+    /// The index join that answers the whole statement once its columns are cached, when it
+    /// has that shape.
+    let indexJoin: SQLIndexJoin?
 
     init(select: BoundSelect, binder: SQLBinder) {
         self.select = select
@@ -29,6 +32,7 @@ final class SQLPreparedStatement: @unchecked Sendable {
         schemas = (0..<binder.slotCount).map { SQLSoupSchema(binder.soup(ofSlot: $0)) }
         fullText = binder.usesFullText ? (0..<binder.slotCount).map { SQLFullTextShape(binder.soup(ofSlot: $0)) } : nil
         indexScan = SQLIndexScan(select)
+        indexJoin = SQLIndexJoin(select)
     }
 
     /// The last catalog schema version (``SQLCatalog/schemaVersion``) whose soups were
