@@ -84,33 +84,12 @@ final class SQLColumnCache: Sendable {
     /// old tree, where later writes have changed it), so few are kept.
     static let capacity = 8
 
-    private struct Entry {
-        /// The index version the column was read from (held so it stays that version).
-        let token: SQLIndexVersion
-        let column: SQLColumn
-        var lastUse: UInt64
-    }
-
-    private struct State {
-        var entries: [ObjectIdentifier: Entry] = [:]
-        /// Documents read for each index version's field since it was last cached or built.
-        var demand: [ObjectIdentifier: (token: SQLWeakIndexVersion, rows: Int)] = [:]
-        var clock: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex(SQLIndexVersionMap<SQLColumn>(capacity: capacity))
 
     /// The cached column of `index`, if there is one.
     func cachedColumn(of index: OrderedIndex) -> SQLColumn? {
         guard let token = index.versionToken else { return nil }
-        return state.withLock { state in
-            let key = ObjectIdentifier(token)
-            guard var entry = state.entries[key], entry.token.object === token else { return nil }
-            state.clock += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.column
-        }
+        return state.withLock { $0.value(for: token) }
     }
 
     /// The cached columns of `indexes` (nil stays nil), or nil unless every one is cached.
@@ -133,12 +112,8 @@ final class SQLColumnCache: Sendable {
                     columns.append(nil)
                     continue
                 }
-                let key = ObjectIdentifier(token)
-                guard var entry = state.entries[key], entry.token.object === token else { return nil }
-                state.clock += 1
-                entry.lastUse = state.clock
-                state.entries[key] = entry
-                columns.append(entry.column)
+                guard let column = state.value(for: token) else { return nil }
+                columns.append(column)
             }
             return columns
         }
@@ -149,17 +124,7 @@ final class SQLColumnCache: Sendable {
         if let column = cachedColumn(of: index) { return column }
         let column = SQLColumn(reading: index)
         guard let token = index.versionToken else { return column }
-        state.withLock { state in
-            state.clock += 1
-            let key = ObjectIdentifier(token)
-            state.entries[key] = Entry(token: SQLIndexVersion(object: token), column: column, lastUse: state.clock)
-            state.demand[key] = nil
-            if state.entries.count > Self.capacity,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
-            {
-                state.entries[oldest] = nil
-            }
-        }
+        state.withLock { $0.keep(column, for: token) }
         return column
     }
 
@@ -168,14 +133,7 @@ final class SQLColumnCache: Sendable {
     /// column costs about a twentieth, so it pays for itself if that reading goes on.
     func recordDemand(_ rows: Int, for index: OrderedIndex) -> Bool {
         guard let token = index.versionToken else { return false }
-        return state.withLock { state in
-            let key = ObjectIdentifier(token)
-            var demand: (token: SQLWeakIndexVersion, rows: Int) = (SQLWeakIndexVersion(object: token), 0)
-            if let previous = state.demand[key], previous.token.object === token { demand = previous }
-            demand.rows += rows
-            state.demand[key] = demand
-            if state.demand.count > 64 { state.demand = [key: demand] }
-            return demand.rows >= 256 && demand.rows * 100 >= index.count
-        }
+        let rowsRead = state.withLock { $0.addDemand(rows, for: token) }
+        return rowsRead >= 256 && rowsRead * 100 >= index.count
     }
 }

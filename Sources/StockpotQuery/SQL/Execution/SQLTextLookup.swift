@@ -124,32 +124,12 @@ final class SQLTextLookupCache: Sendable {
     /// Lookups kept; the least recently used goes first (each holds its index version).
     static let capacity = 4
 
-    private struct Entry {
-        let token: SQLIndexVersion
-        let lookup: SQLTextLookup
-        var lastUse: UInt64
-    }
-
-    private struct State {
-        var entries: [ObjectIdentifier: Entry] = [:]
-        /// Text keys looked up in each index version since it was last read.
-        var demand: [ObjectIdentifier: (token: SQLWeakIndexVersion, keys: Int)] = [:]
-        var clock: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex(SQLIndexVersionMap<SQLTextLookup>(capacity: capacity))
 
     /// The lookup of `index`'s version, if it is cached.
     func cachedLookup(of index: OrderedIndex) -> SQLTextLookup? {
         guard let token = index.versionToken else { return nil }
-        return state.withLock { state in
-            let key = ObjectIdentifier(token)
-            guard var entry = state.entries[key], entry.token.object === token else { return nil }
-            state.clock += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.lookup
-        }
+        return state.withLock { $0.value(for: token) }
     }
 
     /// Records that a run looked up `keys` text keys in `index` without a lookup; once runs
@@ -158,27 +138,9 @@ final class SQLTextLookupCache: Sendable {
     /// saves cost.
     func recordDemand(_ keys: Int, for index: OrderedIndex) {
         guard keys > 0, let token = index.versionToken else { return }
-        let due = state.withLock { state -> Bool in
-            let key = ObjectIdentifier(token)
-            var demand: (token: SQLWeakIndexVersion, keys: Int) = (SQLWeakIndexVersion(object: token), 0)
-            if let previous = state.demand[key], previous.token.object === token { demand = previous }
-            demand.keys += keys
-            state.demand[key] = demand
-            if state.demand.count > 64 { state.demand = [key: demand] }
-            return demand.keys >= 256 && demand.keys * 8 >= index.count
-        }
-        guard due else { return }
+        let looked = state.withLock { $0.addDemand(keys, for: token) }
+        guard looked >= 256 && looked * 8 >= index.count else { return }
         let lookup = SQLTextLookup(reading: index)
-        state.withLock { state in
-            state.clock += 1
-            let key = ObjectIdentifier(token)
-            state.entries[key] = Entry(token: SQLIndexVersion(object: token), lookup: lookup, lastUse: state.clock)
-            state.demand[key] = nil
-            if state.entries.count > Self.capacity,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
-            {
-                state.entries[oldest] = nil
-            }
-        }
+        state.withLock { $0.keep(lookup, for: token) }
     }
 }
