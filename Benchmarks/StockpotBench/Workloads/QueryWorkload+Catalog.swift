@@ -38,34 +38,27 @@ extension QueryWorkload {
         }
     }
 
-    static let exactJSON = rawRows(of: exact, summary: "query.exact with rows as raw JSON bytes on both sides, no parse (median us/query)")
-    static let rangeJSON = rawRows(of: range, summary: "query.range with rows as raw JSON bytes on both sides, no parse (median us/query)")
-
-    static let exactTree = wholeRows(of: exact, summary: "query.exact reading every value of every row on both sides (median us/query)")
-    static let rangeTree = wholeRows(of: range, summary: "query.range reading every value of every row on both sides (median us/query)")
-
-    /// `base` with the same calls and keys, every value of every row read on both sides: what
-    /// documents read on demand cost a caller that needs all of each one.
-    private static func wholeRows(of base: QueryWorkload, summary: String) -> QueryWorkload {
-        QueryWorkload(
-            name: base.name + "-tree", summary: summary, targetRatio: base.targetRatio, calls: base.calls, salt: base.salt
-        ) { keys, calls, documents in
-            try base.make(&keys, calls, documents).map { call in
-                var call = call
-                call.documentUse = .walkTree
-                return call
-            }
-        }
+    static let exactJSON = variant(of: exact, "-json", "query.exact with rows as raw JSON bytes on both sides, no parse (median us/query)") { $0.json = true }
+    static let rangeJSON = variant(of: range, "-json", "query.range with rows as raw JSON bytes on both sides, no parse (median us/query)") { $0.json = true }
+    static let exactTree = variant(of: exact, "-tree", "query.exact reading every value of every row on both sides (median us/query)") {
+        $0.documentUse = .walkTree
+    }
+    static let rangeTree = variant(of: range, "-tree", "query.range reading every value of every row on both sides (median us/query)") {
+        $0.documentUse = .walkTree
     }
 
-    /// `base` with the same calls and keys, rows returned as raw JSON on both sides.
-    private static func rawRows(of base: QueryWorkload, summary: String) -> QueryWorkload {
+    /// `base` with the same calls and keys, each call changed by `change`: rows as raw JSON on
+    /// both sides (`-json`), or every value of every row read on both sides (`-tree`: what
+    /// documents read on demand cost a caller that needs all of each one).
+    private static func variant(
+        of base: QueryWorkload, _ suffix: String, _ summary: String, _ change: @escaping @Sendable (inout QueryCall) -> Void
+    ) -> QueryWorkload {
         QueryWorkload(
-            name: base.name + "-json", summary: summary, targetRatio: base.targetRatio, calls: base.calls, salt: base.salt
+            name: base.name + suffix, summary: summary, targetRatio: base.targetRatio, calls: base.calls, salt: base.salt
         ) { keys, calls, documents in
             try base.make(&keys, calls, documents).map { call in
                 var call = call
-                call.json = true
+                change(&call)
                 return call
             }
         }
