@@ -43,6 +43,16 @@ struct SmartSQLSchema {
 }
 
 enum SmartSQLFixture {
+    /// Every row of `sql` through the streaming API, collected.
+    static func rows(_ store: Store, _ sql: String, _ arguments: [JSONValue] = []) throws -> [[JSONValue]] {
+        var rows: [[JSONValue]] = []
+        try store.forEachSmartRow(sql, arguments: arguments) { row in
+            rows.append(row)
+            return true
+        }
+        return rows
+    }
+
     static let soupNames = ["alpha", "beta", "gamma", "déjà"]
     /// `k` is the join key every soup has; `n.x` and `n.y` are nested.
     static let pathPool = ["a", "b", "c", "d", "n.x", "n.y", "t", "w", "u", "v"]

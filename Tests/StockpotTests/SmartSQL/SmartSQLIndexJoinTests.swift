@@ -92,21 +92,12 @@ import StockpotJSON
         }
     }
 
-    static func rows(_ store: Store, _ sql: String) throws -> [[JSONValue]] {
-        var rows: [[JSONValue]] = []
-        try store.forEachSmartRow(sql) { row in
-            rows.append(row)
-            return true
-        }
-        return rows
-    }
-
     /// Reads every indexed value of both soups from documents, enough times that the column
     /// cache keeps their columns (docs/smart-sql.md, "Shortcuts").
     static func cacheColumns(_ store: Store) throws {
         for soup in ["o", "i"] {
             for _ in 0..<2 {
-                _ = try rows(store, "SELECT {\(soup):k}, {\(soup):a}, {\(soup):b}, {\(soup):t} FROM {\(soup)} ORDER BY {\(soup):_soupEntryId}")
+                _ = try SmartSQLFixture.rows(store, "SELECT {\(soup):k}, {\(soup):a}, {\(soup):b}, {\(soup):t} FROM {\(soup)} ORDER BY {\(soup):_soupEntryId}")
             }
         }
     }
@@ -143,20 +134,20 @@ import StockpotJSON
     @Test(arguments: cases)
     func rowsAgreeWithSQLiteAndTheExecutorBeforeAndAfterColumnsAreCached(_ testCase: Case) throws {
         try Self.withSoups { store, oracle in
-            let general = try Self.rows(store, testCase.general)
+            let general = try SmartSQLFixture.rows(store, testCase.general)
             if let sqlite = testCase.sqlite {
                 let expected = oracle.rows(sqlite).map { $0.map { SmartSQLComparison.json($0, document: false) } }
                 #expect(SmartSQLComparison.sameRows(expected, general, ordered: false), "executor: \(general.prefix(5))")
             }
-            #expect(try Self.rows(store, testCase.smart) == general, "before")
+            #expect(try SmartSQLFixture.rows(store, testCase.smart) == general, "before")
             try Self.cacheColumns(store)
-            #expect(try Self.rows(store, testCase.general) == general, "executor, columns cached")
-            #expect(try Self.rows(store, testCase.smart) == general, "after")
+            #expect(try SmartSQLFixture.rows(store, testCase.general) == general, "executor, columns cached")
+            #expect(try SmartSQLFixture.rows(store, testCase.smart) == general, "after")
             let joined = try Self.joinedRows(store, testCase.smart)
             #expect(joined == general, "the index join itself")
             // Runs enough for text keys to be looked up by hash (SQLTextLookup) from then on.
             for run in 0..<4 {
-                #expect(try Self.rows(store, testCase.smart) == general, "run \(run) after")
+                #expect(try SmartSQLFixture.rows(store, testCase.smart) == general, "run \(run) after")
             }
         }
     }
@@ -185,7 +176,7 @@ import StockpotJSON
         try Self.withSoups { store, _ in
             try Self.cacheColumns(store)
             let sql = "SELECT {o:_soupEntryId}, {i:a} FROM {o}, {i} WHERE {o:k} = 3 AND {i:k} = {o:k}"
-            let before = try Self.rows(store, sql)
+            let before = try SmartSQLFixture.rows(store, sql)
             let partner = try #require(before.first)
             guard case .integer(let outerID) = partner[0] else {
                 Issue.record("no entry id in \(partner)")
@@ -199,11 +190,11 @@ import StockpotJSON
             var object = try #require(try store.retrieve([inner], from: "i").first?.objectValue)
             object["a"] = "changed by a write"
             try store.upsert([.object(object)], into: "i")
-            let afterWrite = try Self.rows(store, sql)
+            let afterWrite = try SmartSQLFixture.rows(store, sql)
             #expect(afterWrite.contains([.integer(outerID), "changed by a write"]))
-            #expect(afterWrite == (try Self.rows(store, sql.replacingOccurrences(of: "= 3", with: "= 3 AND 1"))))
+            #expect(afterWrite == (try SmartSQLFixture.rows(store, sql.replacingOccurrences(of: "= 3", with: "= 3 AND 1"))))
             try Self.cacheColumns(store)
-            #expect(try Self.rows(store, sql) == afterWrite)
+            #expect(try SmartSQLFixture.rows(store, sql) == afterWrite)
             #expect(try Self.joinedRows(store, sql) == afterWrite)
         }
     }

@@ -76,15 +76,6 @@ import Testing
         }
     }
 
-    static func rows(_ store: Store, _ sql: String) throws -> [[JSONValue]] {
-        var rows: [[JSONValue]] = []
-        try store.forEachSmartRow(sql) { row in
-            rows.append(row)
-            return true
-        }
-        return rows
-    }
-
     static func expected(_ oracle: SQLiteOracle, _ sql: String) -> [[JSONValue]] {
         oracle.rows(sql).map { $0.map { SmartSQLComparison.json($0, document: false) } }
     }
@@ -95,9 +86,9 @@ import Testing
     /// statement with `WHERE 1`) and against a second walk, which takes its columns from the
     /// statement's memo.
     static func walkedTwice(_ store: Store, _ sql: String) throws -> [[JSONValue]] {
-        let walked = try rows(store, sql)
-        #expect(walked == (try rows(store, sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY"))))
-        #expect(try rows(store, sql) == walked)
+        let walked = try SmartSQLFixture.rows(store, sql)
+        #expect(walked == (try SmartSQLFixture.rows(store, sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY"))))
+        #expect(try SmartSQLFixture.rows(store, sql) == walked)
         return walked
     }
 
@@ -107,17 +98,17 @@ import Testing
     }
 
     static func cacheColumns(_ store: Store) throws {
-        for _ in 0..<2 { _ = try rows(store, "SELECT {s:k}, {s:a}, {s:b}, {s:t} FROM {s} ORDER BY {s:_soupEntryId}") }
+        for _ in 0..<2 { _ = try SmartSQLFixture.rows(store, "SELECT {s:k}, {s:a}, {s:b}, {s:t} FROM {s} ORDER BY {s:_soupEntryId}") }
     }
 
     @Test(arguments: cases)
     func rowsAgreeWithSQLiteBeforeAndAfterColumnsAreCached(_ testCase: Case) throws {
         try Self.withSoup { store, oracle in
             let expected = Self.expected(oracle, testCase.sqlite)
-            let before = try Self.rows(store, testCase.smart)
+            let before = try SmartSQLFixture.rows(store, testCase.smart)
             #expect(SmartSQLComparison.sameRows(expected, before, ordered: true), "before: \(before.prefix(5))")
             try Self.cacheColumns(store)
-            let after = try Self.rows(store, testCase.smart)
+            let after = try SmartSQLFixture.rows(store, testCase.smart)
             #expect(SmartSQLComparison.sameRows(expected, after, ordered: true), "after: \(after.prefix(5))")
         }
     }
@@ -126,10 +117,10 @@ import Testing
     func tiesComeInTheGeneralExecutorsOrder(_ sql: String) throws {
         try Self.withSoup { store, _ in
             let general = sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY")
-            let expected = try Self.rows(store, general)
-            #expect(try Self.rows(store, sql) == expected)
+            let expected = try SmartSQLFixture.rows(store, general)
+            #expect(try SmartSQLFixture.rows(store, sql) == expected)
             try Self.cacheColumns(store)
-            #expect(try Self.rows(store, sql) == expected)
+            #expect(try SmartSQLFixture.rows(store, sql) == expected)
         }
     }
 
@@ -138,15 +129,15 @@ import Testing
             try Self.cacheColumns(store)
             let sql = "SELECT {s:a}, {s:k} FROM {s} ORDER BY {s:a} LIMIT 400"
             let added: [JSONValue] = ["", 99]
-            #expect(try !Self.rows(store, sql).contains(added))
+            #expect(try !SmartSQLFixture.rows(store, sql).contains(added))
             // "" sorts before every other text, so it is among the first 400 of 401.
             try store.upsert([["a": "", "k": 99]], into: "s")
-            let general = try Self.rows(store, sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY"))
-            let afterWrite = try Self.rows(store, sql)
+            let general = try SmartSQLFixture.rows(store, sql.replacingOccurrences(of: " ORDER BY", with: " WHERE 1 ORDER BY"))
+            let afterWrite = try SmartSQLFixture.rows(store, sql)
             #expect(afterWrite.contains(added))
             #expect(afterWrite == general)
             try Self.cacheColumns(store)
-            #expect(try Self.rows(store, sql) == general)
+            #expect(try SmartSQLFixture.rows(store, sql) == general)
         }
     }
 
@@ -213,9 +204,9 @@ import Testing
             let sql = "SELECT {s:a} AS \(alias), {s:k} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 12"
             let expected = Self.expected(oracle, "SELECT TABLE_1_1, TABLE_1_0 FROM TABLE_1 ORDER BY TABLE_1_1, id LIMIT 12")
             #expect(sql.utf8.count > 512)
-            #expect(SmartSQLComparison.sameRows(expected, try Self.rows(store, sql), ordered: true))
+            #expect(SmartSQLComparison.sameRows(expected, try SmartSQLFixture.rows(store, sql), ordered: true))
             try Self.cacheColumns(store)
-            #expect(SmartSQLComparison.sameRows(expected, try Self.rows(store, sql), ordered: true))
+            #expect(SmartSQLComparison.sameRows(expected, try SmartSQLFixture.rows(store, sql), ordered: true))
         }
     }
 }

@@ -6,15 +6,6 @@ import Testing
 @testable import Stockpot
 
 @Suite struct SmartSQLPreparedTests {
-    private static func rows(_ store: Store, _ sql: String, _ arguments: [JSONValue] = []) throws -> [[JSONValue]] {
-        var rows: [[JSONValue]] = []
-        try store.forEachSmartRow(sql, arguments: arguments) { row in
-            rows.append(row)
-            return true
-        }
-        return rows
-    }
-
     private static func withStore(_ body: (Store) throws -> Void) throws {
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
@@ -28,22 +19,22 @@ import Testing
     @Test func aWriteBetweenTwoRunsShowsInTheSecond() throws {
         try Self.withStore { store in
             let sql = "SELECT {p:n}, {p:k} FROM {p} ORDER BY {p:n} LIMIT 2"
-            #expect(try Self.rows(store, sql) == [["b", 2], ["c", 3]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["b", 2], ["c", 3]])
             try store.upsert([["n": "a", "k": 1]], into: "p")
-            #expect(try Self.rows(store, sql) == [["a", 1], ["b", 2]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["a", 1], ["b", 2]])
             let count = "SELECT count(*) FROM {p} WHERE {p:k} >= 2"
-            #expect(try Self.rows(store, count) == [[3]])
+            #expect(try SmartSQLFixture.rows(store, count) == [[3]])
             try store.upsert([["n": "e", "k": 5]], into: "p")
-            #expect(try Self.rows(store, count) == [[4]])
+            #expect(try SmartSQLFixture.rows(store, count) == [[4]])
         }
     }
 
     @Test func anUncorrelatedSubquerySeesEachRunsState() throws {
         try Self.withStore { store in
             let sql = "SELECT {p:n} FROM {p} WHERE {p:k} IN (SELECT max({p:k}) FROM {p})"
-            #expect(try Self.rows(store, sql) == [["d"]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["d"]])
             try store.upsert([["n": "z", "k": 9]], into: "p")
-            #expect(try Self.rows(store, sql) == [["z"]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["z"]])
         }
     }
 
@@ -52,15 +43,15 @@ import Testing
             // `n` as a string index: text order ("10" < "9"), and = 9 compares as text.
             try store.upsert([["n": 10, "k": 10], ["n": 9, "k": 9]], into: "p")
             let sql = "SELECT {p:n} FROM {p} WHERE {p:k} >= 9 ORDER BY {p:n}"
-            #expect(try Self.rows(store, sql) == [["10"], ["9"]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["10"], ["9"]])
             // The same soup name with `n` an integer index: numeric order and values.
             try store.removeSoup("p")
             try store.registerSoup("p", indexSpecs: [IndexSpec(path: "n", type: .integer), IndexSpec(path: "k", type: .integer)])
             try store.upsert([["n": 10, "k": 10], ["n": 9, "k": 9]], into: "p")
-            #expect(try Self.rows(store, sql) == [[9], [10]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [[9], [10]])
             // Gone: the prepared statement is not used.
             try store.removeSoup("p")
-            #expect(throws: StockpotError.self) { try Self.rows(store, sql) }
+            #expect(throws: StockpotError.self) { try SmartSQLFixture.rows(store, sql) }
         }
     }
 
@@ -71,17 +62,17 @@ import Testing
         try Self.withStore { store in
             let sql = "SELECT {p:n}, {p:k} FROM {p} ORDER BY {p:n}"
             let specs = [IndexSpec(path: "n", type: .string), IndexSpec(path: "k", type: .integer)]
-            #expect(try Self.rows(store, sql) == [["b", 2], ["c", 3], ["d", 4]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["b", 2], ["c", 3], ["d", 4]])
             // Again: the soup is found by the id remembered for this schema version.
-            #expect(try Self.rows(store, sql) == [["b", 2], ["c", 3], ["d", 4]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["b", 2], ["c", 3], ["d", 4]])
             try store.removeSoup("p")
             try store.registerSoup("p", indexSpecs: specs)
             try store.upsert([["n": "x", "k": 7]], into: "p")
-            #expect(try Self.rows(store, sql) == [["x", 7]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["x", 7]])
             try store.registerSoup("q", indexSpecs: specs)
             try store.upsert([["n": "q", "k": 0]], into: "q")
-            #expect(try Self.rows(store, sql) == [["x", 7]])
-            #expect(try Self.rows(store, sql) == [["x", 7]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["x", 7]])
+            #expect(try SmartSQLFixture.rows(store, sql) == [["x", 7]])
         }
     }
 
@@ -89,17 +80,17 @@ import Testing
         try Self.withStore { store in
             let sql = "SELECT {p:n} FROM {p} WHERE {p:k} = ?"
             let two: [JSONValue] = [2], three: [JSONValue] = [3], four: [JSONValue] = ["4"]
-            let first = try Self.rows(store, sql, two), second = try Self.rows(store, sql, three)
-            let third = try Self.rows(store, sql, four)
+            let first = try SmartSQLFixture.rows(store, sql, two), second = try SmartSQLFixture.rows(store, sql, three)
+            let third = try SmartSQLFixture.rows(store, sql, four)
             #expect(first == [["b"]])
             #expect(second == [["c"]])
             #expect(third == [["d"]])
-            #expect(throws: StockpotError.self) { try Self.rows(store, sql, []) }
-            #expect(throws: StockpotError.self) { try Self.rows(store, sql, two + three) }
+            #expect(throws: StockpotError.self) { try SmartSQLFixture.rows(store, sql, []) }
+            #expect(throws: StockpotError.self) { try SmartSQLFixture.rows(store, sql, two + three) }
             // A placeholder in LIMIT: the statement depends on the argument's value.
             let limited = "SELECT {p:n} FROM {p} ORDER BY {p:n} LIMIT ?"
             let one: [JSONValue] = [1]
-            let oneRow = try Self.rows(store, limited, one), twoRows = try Self.rows(store, limited, two)
+            let oneRow = try SmartSQLFixture.rows(store, limited, one), twoRows = try SmartSQLFixture.rows(store, limited, two)
             #expect(oneRow == [["b"]])
             #expect(twoRows == [["b"], ["c"]])
         }
