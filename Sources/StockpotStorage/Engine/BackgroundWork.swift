@@ -89,6 +89,7 @@ extension StorageEngine {
                 if state.activeEnd >= options.sealActiveSegmentOnCloseBytes {
                     try roll(&state)
                 }
+                try cutPreallocation(&state)
                 try state.active.handle.sync()
             } catch {
                 return .failure(error)

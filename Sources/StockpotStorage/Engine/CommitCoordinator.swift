@@ -116,7 +116,8 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
             var outcome: StorageError?
             let started = DispatchTime.now().uptimeNanoseconds
             do throws(StorageError) {
-                try handle.sync()
+                // fdatasync: the append wrote inside the preallocated file (docs/durability.md).
+                try handle.syncData()
             } catch {
                 outcome = error
             }

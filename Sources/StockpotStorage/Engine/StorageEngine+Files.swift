@@ -22,6 +22,7 @@ extension StorageEngine {
     func roll(_ state: inout WriterState) throws(StorageError) {
         let old = state.active
         do throws(StorageError) {
+            try cutPreallocation(&state)
             try old.handle.sync()
         } catch {
             throw poison(&state, error, doing: "An fsync of the log")
@@ -54,6 +55,7 @@ extension StorageEngine {
         state.hintSpill = HintSpill()
         state.active = next
         state.activeEnd = SegmentFormat.headerSize
+        state.activePreallocatedEnd = 0
         state.activeMinSequence = nil
         state.activeMaxSequence = 0
         state.activeHints = EncodedHints()

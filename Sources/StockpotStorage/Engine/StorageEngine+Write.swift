@@ -92,6 +92,7 @@ extension StorageEngine {
                 }
             }
         }
+        preallocate(toHold: state.activeEnd + encoded.count, state: &state)
         do throws(StorageError) {
             try state.active.handle.write(encoded, at: state.activeEnd)
         } catch {
@@ -115,6 +116,30 @@ extension StorageEngine {
         let end = LogPosition(segment: state.active.number, offset: state.activeEnd)
         commits.didAppend(end: end, version: version)
         return AppendedBatch(end: end, lastSequence: lastSequence, previous: previous, supersededBlobs: supersededBlobs)
+    }
+
+    /// Extends the active segment's file past `end` in steps of `preallocationBytes` when an
+    /// append would end beyond it (docs/durability.md, "Commit a batch"). Best effort: after a
+    /// failure the appends go on into the file as it is, and preallocation waits for the next
+    /// segment.
+    private func preallocate(toHold end: Int, state: inout WriterState) {
+        let step = options.preallocationBytes
+        guard step > 0, end > state.activePreallocatedEnd else { return }
+        let size = (end / step + 1) * step
+        do throws(StorageError) {
+            try state.active.handle.preallocate(size: size)
+            state.activePreallocatedEnd = size
+        } catch {
+            state.activePreallocatedEnd = .max
+        }
+    }
+
+    /// Cuts the active segment's preallocated zero bytes, before it is sealed or the store
+    /// closes (the caller fsyncs next). Nothing to do when preallocation is off.
+    func cutPreallocation(_ state: inout WriterState) throws(StorageError) {
+        guard options.preallocationBytes > 0 else { return }
+        try state.active.handle.truncate(to: state.activeEnd)
+        state.activePreallocatedEnd = 0
     }
 
     /// The batch's records, sequence numbers assigned and the last one marked as the batch end.

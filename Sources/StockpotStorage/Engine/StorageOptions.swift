@@ -35,10 +35,14 @@ public struct StorageOptions: Sendable, Hashable {
     /// Values shorter than this are stored uncompressed.
     public var minimumCompressedBytes: Int = 64
 
-    /// The defaults.
     /// At close, an active segment at least this long is sealed (a segment roll, which writes
     /// its hint file), so that the next open does not scan it. Default 1 MiB.
     public var sealActiveSegmentOnCloseBytes: Int = 1 << 20
+    /// The active segment's file is extended this many bytes at a time ahead of its appends,
+    /// so that most commits write inside the file and their sync changes no metadata
+    /// (docs/durability.md, "Commit a batch"). 0 turns preallocation off. Default 1 MiB.
+    public var preallocationBytes: Int = 1 << 20
 
+    /// The defaults.
     public init() {}
 }

@@ -32,6 +32,10 @@ struct WriterState {
     var dictionaries: DictionarySet
     var active: SegmentFile
     var activeEnd: Int
+    /// How far the active segment's file was preallocated: its size when that is past
+    /// `activeEnd` (the rest reads as zero). `Int.max` after a failed preallocation, which
+    /// turns it off until the next segment.
+    var activePreallocatedEnd = 0
     var activeMinSequence: UInt64?
     var activeMaxSequence: UInt64 = 0
     /// Hint entries of the active segment not yet spilled, encoded; with those in

@@ -25,7 +25,7 @@ package final class FaultInjectingFileSystem: FileSystem {
         /// ``FileSystem`` methods.
         case openFile, rename, removeFile, listDirectory, createDirectory, syncDirectory, lockFile
         /// ``FileHandle`` methods.
-        case size, read, write, sync, truncate
+        case size, read, write, sync, truncate, preallocate
     }
 
     /// How the chosen call fails.
@@ -200,6 +200,17 @@ final class FaultInjectingFileHandle: FileHandle {
     func sync() throws(StorageError) {
         try injector.check(.sync, "fsync", path: path)
         try base.sync()
+    }
+
+    /// Counted as a `.sync`: power-loss tests cut power at every sync of either kind.
+    func syncData() throws(StorageError) {
+        try injector.check(.sync, "fdatasync", path: path)
+        try base.syncData()
+    }
+
+    func preallocate(size: Int) throws(StorageError) {
+        try injector.check(.preallocate, "preallocate \(size) bytes of", path: path)
+        try base.preallocate(size: size)
     }
 
     func truncate(to size: Int) throws(StorageError) {

@@ -51,8 +51,17 @@ package protocol FileHandle: AnyObject, Sendable {
     /// Writes all of `bytes` at `offset`, extending the file as needed; a short write is
     /// retried until complete or failed.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws(StorageError)
-    /// Makes the file's data durable (fsync).
+    /// Makes the file's data and metadata durable (fsync).
     func sync() throws(StorageError)
+    /// Makes the file's data durable with the metadata needed to read it back (size,
+    /// allocation) but not timestamps (fdatasync): the commit's sync, cheaper when a write
+    /// changed neither the size nor the allocation.
+    func syncData() throws(StorageError)
+    /// Makes the file at least `size` bytes long with the space allocated (the new bytes read
+    /// as zero), so that writes inside it change no metadata; a file already that long is left
+    /// alone. Durable at the next sync. On a file system that cannot allocate ahead it may
+    /// write zeros or fail; callers treat it as a hint.
+    func preallocate(size: Int) throws(StorageError)
     /// Sets the file's size, cutting or zero-extending it.
     func truncate(to size: Int) throws(StorageError)
     /// Closes the file. Further calls fail with `ioError` (EBADF). Idempotent.

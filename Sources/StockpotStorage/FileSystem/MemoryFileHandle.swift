@@ -54,7 +54,21 @@ final class MemoryFileHandle: FileHandle {
 
     func sync() throws(StorageError) {
         try fileSystem.withOpenFile(id, path: path, operation: "fsync") { tree, node in
-            tree.files[node]!.durable = .prefix(tree.files[node]!.bytes.count)
+            tree.files[node]!.sync()
+        }
+    }
+
+    /// As ``sync()``: the in-memory file has no timestamps to leave out.
+    func syncData() throws(StorageError) {
+        try sync()
+    }
+
+    /// Zero-extends the file to `size` bytes when it is shorter (durable at the next sync).
+    func preallocate(size: Int) throws(StorageError) {
+        try fileSystem.withOpenFile(
+            id, path: path, operation: "preallocate \(size) bytes of", writing: true, offset: size
+        ) { tree, node in
+            if size > tree.files[node]!.bytes.count { tree.truncate(node: node, to: size) }
         }
     }
 

@@ -14,29 +14,48 @@ import Darwin
 struct MemoryTree: Sendable {
     /// What of a file survives power loss.
     enum DurableBytes: Sendable {
-        /// The first `n` current bytes (nothing has changed them since the last sync), so an
-        /// append after a sync copies nothing.
-        case prefix(Int)
-        /// A copy, taken when a write or a truncation first touched the synced range.
+        /// The first `data` current bytes (nothing has changed them since the last sync), then
+        /// zero bytes up to `length`: the file's zero-filled end at that sync (preallocated
+        /// space), whose current bytes may have been written since. So neither an append nor a
+        /// write into preallocated space after a sync copies anything.
+        case prefix(data: Int, length: Int)
+        /// A copy, taken when a write or a truncation first touched the synced data.
         case copy([UInt8])
+
+        /// Exactly the first `count` current bytes.
+        static func prefix(_ count: Int) -> Self { .prefix(data: count, length: count) }
     }
 
     struct File: Sendable {
         var bytes: [UInt8] = []
         var durable: DurableBytes = .prefix(0)
+        /// Every current byte from this offset on is zero (what a write never touched since a
+        /// truncation or an extension made it).
+        var zerosFrom = 0
+
+        init(bytes: [UInt8] = [], durable: DurableBytes = .prefix(0)) {
+            self.bytes = bytes
+            self.durable = durable
+            zerosFrom = bytes.count
+        }
 
         var durableBytes: [UInt8] {
             switch durable {
-            case .prefix(let count): Array(bytes[0..<count])
+            case .prefix(let data, let length): Array(bytes[0..<data]) + repeatElement(0, count: length - data)
             case .copy(let copy): copy
             }
         }
 
         /// Keeps the synced bytes before a change that reaches below `offset`.
         mutating func preserveDurable(changingFrom offset: Int) {
-            if case .prefix(let count) = durable, offset < count {
-                durable = .copy(Array(bytes[0..<count]))
+            if case .prefix(let data, _) = durable, offset < data {
+                durable = .copy(durableBytes)
             }
+        }
+
+        /// What a sync makes durable: the current bytes, their zero-filled end noted.
+        mutating func sync() {
+            durable = .prefix(data: min(zerosFrom, bytes.count), length: bytes.count)
         }
     }
 
@@ -165,6 +184,7 @@ struct MemoryTree: Sendable {
                 contentsOf: repeatElement(0, count: end - files[node]!.bytes.count))
         }
         files[node]!.bytes.replaceSubrange(offset..<end, with: bytes)
+        files[node]!.zerosFrom = max(files[node]!.zerosFrom, end)
     }
 
     mutating func truncate(node: Int, to size: Int) {
@@ -172,6 +192,7 @@ struct MemoryTree: Sendable {
         if size < count {
             files[node]!.preserveDurable(changingFrom: size)
             files[node]!.bytes.removeSubrange(size...)
+            files[node]!.zerosFrom = min(files[node]!.zerosFrom, size)
         } else if size > count {
             files[node]!.bytes.append(contentsOf: repeatElement(0, count: size - count))
         }

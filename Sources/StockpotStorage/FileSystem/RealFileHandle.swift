@@ -96,6 +96,24 @@ package final class RealFileHandle: FileHandle {
         }
     }
 
+    /// `fdatasync(2)`; retried only on EINTR, as ``sync()``.
+    package func syncData() throws(StorageError) {
+        let fd = try openDescriptor("fdatasync")
+        while fdatasync(fd) != 0 {
+            if Glibc.errno != EINTR { throw .systemCall("fdatasync", path: path, errno: Glibc.errno) }
+        }
+    }
+
+    /// `posix_fallocate(3)` of bytes `0..<size` (it never shrinks the file). Glibc falls back
+    /// to writing zeros where the file system cannot allocate ahead.
+    package func preallocate(size: Int) throws(StorageError) {
+        let fd = try openDescriptor("preallocate")
+        if !writable { throw .systemCall("preallocate", path: path, errno: EBADF) }
+        var result = posix_fallocate(fd, 0, off_t(size))
+        while result == EINTR { result = posix_fallocate(fd, 0, off_t(size)) }
+        if result != 0 { throw .systemCall("preallocate \(size) bytes of", path: path, errno: result) }
+    }
+
     /// `ftruncate(2)` to `size` bytes.
     package func truncate(to size: Int) throws(StorageError) {
         let fd = try openDescriptor("truncate")

@@ -50,6 +50,7 @@ func openTestEngine(
     options.dictionaryTrainingBytes = 8 << 10
     options.dictionaryBytes = 4 << 10
     options.backgroundCompaction = backgroundCompaction
+    options.preallocationBytes = 4 << 10  // several extensions per segment
     return try StorageEngine.open(directory: directory, options: options, fileSystem: fileSystem)
 }
 

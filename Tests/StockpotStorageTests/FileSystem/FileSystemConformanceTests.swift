@@ -21,6 +21,23 @@ import Testing
     }
 
     @Test(arguments: FileSystemKind.allCases)
+    func preallocationGrowsWithZerosAndNeverShrinks(kind: FileSystemKind) throws {
+        try withScratchDirectory(kind) { fixture in
+            let handle = try writeScratchFile(fixture.fileSystem, fixture.path("a"), "abc")
+            defer { handle.close() }
+            try handle.preallocate(size: 4096)
+            #expect(try handle.size() == 4096)
+            #expect(try handle.read(count: 5, at: 0) == Array("abc".utf8) + [0, 0])
+            #expect(try handle.read(count: 4093, at: 3).allSatisfy { $0 == 0 })
+            try handle.write(Array("de".utf8), at: 3)
+            try handle.syncData()
+            try handle.preallocate(size: 10)
+            #expect(try handle.size() == 4096)
+            #expect(try handle.read(count: 6, at: 0) == Array("abcde".utf8) + [0])
+        }
+    }
+
+    @Test(arguments: FileSystemKind.allCases)
     func readsAtTheEndAreShortAndPastItEmpty(kind: FileSystemKind) throws {
         try withScratchDirectory(kind) { fixture in
             let handle = try writeScratchFile(fixture.fileSystem, fixture.path("a"), "12345")

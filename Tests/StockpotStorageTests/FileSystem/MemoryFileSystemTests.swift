@@ -57,6 +57,29 @@ import Testing
         #expect(text(fileSystem, "/db/a") == "abcdef")
     }
 
+    @Test func writesIntoSyncedPreallocatedSpaceAreLostAsZeros() throws {
+        let fileSystem = try freshStore()
+        let handle = try writeScratchFile(fileSystem, "/db/a", "head", sync: true)
+        try fileSystem.syncDirectory("/db")
+        try handle.preallocate(size: 12)
+        try handle.syncData()
+        try handle.write(Array("body".utf8), at: 4)
+        try handle.syncData()
+        try handle.write(Array("lost".utf8), at: 8)
+        fileSystem.simulatePowerLoss()
+        #expect(fileSystem.fileContents("/db/a") == Array("headbody".utf8) + [0, 0, 0, 0])
+    }
+
+    @Test func unsyncedPreallocationIsLostAndAWriteBelowTheZerosIsUndone() throws {
+        let fileSystem = try freshStore()
+        let handle = try writeScratchFile(fileSystem, "/db/a", "head", sync: true)
+        try fileSystem.syncDirectory("/db")
+        try handle.preallocate(size: 8)
+        try handle.write(Array("HE".utf8), at: 0)
+        fileSystem.simulatePowerLoss()
+        #expect(text(fileSystem, "/db/a") == "head")
+    }
+
     @Test func createOrTruncateOfASyncedFileIsUndone() throws {
         let fileSystem = try freshStore()
         try writeScratchFile(fileSystem, "/db/a", "old", sync: true).close()
