@@ -28,11 +28,18 @@ struct StorageGroupCommitWorkload: Workload {
         _ = try commitsPerSecond(engine: engine, committers: 1, commits: 20, firstCounter: &nextCounter, values: values)
         var one = [Double]()
         var two = [Double]()
+        var syncs = (one: 0, two: 0)
         for _ in 0..<min(context.options.runs, Self.maximumRounds) {
+            var before = try engine.statistics().commitSyncs
             one.append(try commitsPerSecond(
                 engine: engine, committers: 1, commits: Self.commitsPerCommitter, firstCounter: &nextCounter, values: values))
+            var after = try engine.statistics().commitSyncs
+            syncs.one += after - before
+            before = after
             two.append(try commitsPerSecond(
                 engine: engine, committers: 2, commits: Self.commitsPerCommitter, firstCounter: &nextCounter, values: values))
+            after = try engine.statistics().commitSyncs
+            syncs.two += after - before
         }
         let single = Stopwatch.median(one)
         let double = Stopwatch.median(two)
@@ -40,7 +47,10 @@ struct StorageGroupCommitWorkload: Workload {
             workload: name, unit: .commitsPerSecond, stockpot: double, baseline: single,
             baselineName: "1 committer",
             note: StorageTarget.note(">= \(Self.targetRatio)x", met: double / single >= Self.targetRatio)
-                + String(format: "; %ld commits per committer per round, %ld rounds", Self.commitsPerCommitter, one.count))
+                + String(format: "; %ld commits per committer per round, %ld rounds", Self.commitsPerCommitter, one.count)
+                + String(format: "; commits per sync %.2f with 1 committer, %.2f with 2",
+                         Double(Self.commitsPerCommitter * one.count) / Double(max(syncs.one, 1)),
+                         Double(2 * Self.commitsPerCommitter * two.count) / Double(max(syncs.two, 1))))
     }
 
     /// Runs `committers` threads, each making `commits` single-put commits on keys of its own,

@@ -33,8 +33,14 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
     /// PostgreSQL's commit_delay), since a committer woken by an fsync would otherwise lead the
     /// next one alone at once. A lone committer decays it to 0 and never waits.
     private var concurrency = 0
+    /// A committer is holding back its fsync for other committers' batches: the next
+    /// committer to arrive syncs at once, for both (it is already running; the one holding
+    /// back is asleep and would take a wake-up to start).
+    private var holdingBack = false
     /// How long the last fsync took, in nanoseconds: the delay is a fraction of it.
     private var lastSyncNanoseconds: UInt64 = 0
+    /// Fsyncs run by leaders so far.
+    private var syncs = 0
 
     init(position: LogPosition, handle: any FileHandle, publish: @escaping @Sendable (StorageVersion) -> Void) {
         appended = position
@@ -92,6 +98,7 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
             waiting -= 1
             condition.unlock()
         }
+        var heldBack = false
         while durable < end {
             if let failure { throw failure }
             if syncing {
@@ -101,16 +108,21 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
             guard let handle = activeHandle else {
                 throw StorageError(.closed, "The store was closed before the batch was durable.")
             }
-            syncing = true
-            if concurrency > 0 {
-                // Up to half the last fsync's time, at most 1 ms, for other committers' batches.
+            if concurrency > 0, !heldBack, !holdingBack {
+                // Up to half the last fsync's time, at most 1 ms, for another committer's
+                // batch; that committer then runs the fsync for both.
+                heldBack = true
+                holdingBack = true
                 let delay = min(lastSyncNanoseconds / 2, 1_000_000)
                 let deadline = Date(timeIntervalSinceNow: Double(delay) / 1e9)
                 let before = appended
-                while appended == before, Date() < deadline {
+                while appended == before, !syncing, durable < end, Date() < deadline {
                     _ = condition.wait(until: deadline)
                 }
+                holdingBack = false
+                continue
             }
+            syncing = true
             let target = appended
             condition.unlock()
             var outcome: StorageError?
@@ -124,6 +136,7 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
             let elapsed = DispatchTime.now().uptimeNanoseconds - started
             condition.lock()
             lastSyncNanoseconds = elapsed
+            syncs += 1
             syncing = false
             if let outcome {
                 failure = StorageError(
@@ -143,6 +156,13 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
         let target = appended
         condition.unlock()
         try waitUntilDurable(target)
+    }
+
+    /// Fsyncs that leaders ran so far (for statistics).
+    var syncCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return syncs
     }
 
     /// The first fsync failure, if any.

@@ -18,6 +18,9 @@ public struct StorageStatistics: Sendable, Hashable {
     public var keyDirectoryBytes = 0
     /// Log bytes appended since the current snapshot.
     public var logBytesSinceSnapshot = 0
+    /// Syncs of the log that group commit ran since the engine opened (each covers every batch
+    /// appended before it): durable commits divided by this is how many shared one sync.
+    public var commitSyncs = 0
 
     /// Segment bytes that live keys need.
     public var liveBytes: Int { segmentBytes - deadBytes }
@@ -41,6 +44,7 @@ extension StorageEngine {
             statistics.liveKeys = state.keys.count
             statistics.keyDirectoryBytes = state.keys.approximateMemoryBytes
             statistics.logBytesSinceSnapshot = state.bytesSinceSnapshot
+            statistics.commitSyncs = commits.syncCount
             return statistics
         }
         for name in try fileSystem.listDirectory(directory) {
