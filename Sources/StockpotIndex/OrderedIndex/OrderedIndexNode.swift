@@ -162,31 +162,33 @@ final class OrderedIndexNode: @unchecked Sendable {
         (store + 8 * slots).bindMemory(to: UInt8.self, capacity: arenaCapacity)
     }
 
-    /// Rewrites the arena with only live text, in entry order, fitted to it; frees the store
-    /// when no text entry is left.
+    /// Rewrites the arena with only live text, in entry order, fitted to it (entries that
+    /// shared a text still share it); frees the store when no text entry is left.
     private func compactTextStore() {
         guard let old = block.textStore else { return }
         let (slots, kinds) = (block.slotCapacity, block.kinds)
         let oldSpans = old.assumingMemoryBound(to: UInt64.self)
-        var live = 0
-        var texts = 0
-        for i in 0..<block.count where kinds[i] == OrderedIndexTag.text {
-            live += OrderedIndexBlock.textSpan(oldSpans[i]).length
-            texts += 1
-        }
+        let live = block.liveTextBytes()
+        let texts = (0..<block.count).contains { kinds[$0] == OrderedIndexTag.text }
         var fresh: UnsafeMutableRawPointer?
         var used = 0
-        if texts > 0 {
+        if texts {
             let store = Self.allocate(8 * slots + live)
             Self.bindTextStore(store, slots: slots, arenaCapacity: live)
             let spans = store.assumingMemoryBound(to: UInt64.self)
+            var previous = -1  // the last text entry, whose old span a shared one repeats
             for i in 0..<block.count where kinds[i] == OrderedIndexTag.text {
-                let (offset, length) = OrderedIndexBlock.textSpan(oldSpans[i])
-                if length > 0 {
-                    (store + 8 * slots + used).copyMemory(from: old + 8 * slots + offset, byteCount: length)
+                if previous == i - 1 && previous >= 0 && oldSpans[previous] == oldSpans[i] {
+                    spans[i] = spans[previous]
+                } else {
+                    let (offset, length) = OrderedIndexBlock.textSpan(oldSpans[i])
+                    if length > 0 {
+                        (store + 8 * slots + used).copyMemory(from: old + 8 * slots + offset, byteCount: length)
+                    }
+                    spans[i] = UInt64(used) << 32 | UInt64(length)
+                    used += length
                 }
-                spans[i] = UInt64(used) << 32 | UInt64(length)
-                used += length
+                previous = i
             }
             fresh = store
         }
