@@ -34,6 +34,7 @@ extension OrderedIndex {
             if let expected = leafDepth, expected != depth { return "leaves at depths \(expected) and \(depth)" }
             leafDepth = depth
             if block.count == 0 || block.count > leafCapacity { return "leaf with \(block.count) entries" }
+            if block.slotCapacity > leafCapacity { return "leaf with \(block.slotCapacity) slots" }
             if node.count != block.count { return "leaf count \(node.count) for \(block.count) entries" }
             for i in 0..<block.count {
                 if let (separators, j) = lower, block.compare(at: i, with: separators, at: j) < 0 {

@@ -72,6 +72,7 @@ extension OrderedIndexNode {
         (block.kinds + start).update(from: source.kinds + range.lowerBound, count: range.count)
         (block.payloads + start).update(from: source.payloads + range.lowerBound, count: range.count)
         if source.textStore != nil {
+            reserveText(source.textBytesOnlyIn(range))
             for j in 0..<range.count where source.kinds[range.lowerBound + j] == OrderedIndexTag.text {
                 let from = range.lowerBound + j
                 let to = start + j
