@@ -72,13 +72,19 @@ extension OrderedIndexNode {
         (block.kinds + start).update(from: source.kinds + range.lowerBound, count: range.count)
         (block.payloads + start).update(from: source.payloads + range.lowerBound, count: range.count)
         if source.textStore != nil {
-            reserveText(source.textBytesOnlyIn(range))
+            // Entry `from` repeats the text of the entry before it in `source` (shared or equal).
+            func repeatsText(_ from: Int) -> Bool {
+                from > range.lowerBound && (source.sharesText(from - 1, from) || source.textEquals(at: from - 1, source.probe(at: from)))
+            }
+            var needed = 0
+            for from in range where source.kinds[from] == OrderedIndexTag.text && !repeatsText(from) {
+                needed += source.text(at: from).count
+            }
+            reserveText(needed)
             for j in 0..<range.count where source.kinds[range.lowerBound + j] == OrderedIndexTag.text {
                 let from = range.lowerBound + j
                 let to = start + j
-                if j > 0 && source.sharesText(from - 1, from) {
-                    block.spans[to] = block.spans[to - 1]
-                } else if to > 0 && block.textEquals(at: to - 1, source.probe(at: from)) {
+                if repeatsText(from) || (j == 0 && to > 0 && block.textEquals(at: to - 1, source.probe(at: from))) {
                     block.spans[to] = block.spans[to - 1]
                 } else {
                     let span = appendText(source.text(at: from))
