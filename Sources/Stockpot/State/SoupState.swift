@@ -107,7 +107,9 @@ struct SoupState: Sendable {
 
     /// Adds new entries (ids the soup has never held, ascending) to every index, as
     /// ``insert(_:deferring:)`` and ``flush(_:)`` would one after the other. The indexes are
-    /// independent, so with enough entries each is filled on its own thread.
+    /// independent, so with enough entries each is filled on its own thread: a keeper thread
+    /// (``Parallel/forEachKeeping(count:_:)``), so that the nodes the indexes keep are not
+    /// allocated among the batch's short-lived buffers, whose freed holes would pin pages.
     mutating func insertNew(_ batch: [IndexedEntry]) {
         guard batch.count >= Self.parallelInsertMinimum else {
             var deferred: [IndexedEntry] = []
@@ -123,7 +125,7 @@ struct SoupState: Sendable {
         indexes = []
         taken.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let buffer = buffer
-            Parallel.forEach(count: buffer.count + 1) { task in
+            Parallel.forEachKeeping(count: buffer.count + 1) { task in
                 guard task < buffer.count else {
                     for entry in batch { ids.insert(.integer(entry.id), id: entry.id) }
                     return

@@ -65,8 +65,9 @@ package struct BorrowedIndexLeaf {
 
     /// The leaf's text arena, from its start to the end of the last text of `slots`, when every
     /// entry in `slots` is text and their texts lie in slot order, each starting at or after
-    /// the end of the one before (as a bulk build, a snapshot load and a compaction lay them
-    /// out; insertions append out of order); nil otherwise. A search can then run over the
+    /// the end of the one before or being the very bytes of the one before (an equal text
+    /// shared; as a bulk build, a snapshot load and a compaction lay them out; insertions
+    /// append out of order); nil otherwise. A search can then run over the
     /// texts as one stretch of bytes and map what it finds back to slots with
     /// ``textBounds(at:)``, in one forward pass.
     ///
@@ -74,11 +75,15 @@ package struct BorrowedIndexLeaf {
     package func textsInSlotOrder(_ slots: Range<Int>) -> UnsafeRawBufferPointer? {
         guard let spans, let arena, !slots.isEmpty else { return nil }
         var end = 0
+        var previous: UInt64?
         for slot in slots {
             let span = spans[slot]
+            guard kinds[slot] == 3 else { return nil }
+            if span == previous { continue }  // the same text as the slot before, shared
             let start = Int(span >> 32)
-            guard kinds[slot] == 3, start >= end else { return nil }
+            guard start >= end else { return nil }
             end = start + Int(span & 0xFFFF_FFFF)
+            previous = span
         }
         return UnsafeRawBufferPointer(start: arena, count: end)
     }

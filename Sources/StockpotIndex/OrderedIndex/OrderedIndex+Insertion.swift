@@ -1,10 +1,12 @@
 // Inserting into the ordered index: a descent that copies shared nodes, bumps the subtree
 // counts on its path, and splits full nodes (a run of appends leaves the left node full).
+// Leaves are copied and split into blocks fitted to their entries, grown when they fill up.
 import StockpotJSON
 
 extension OrderedIndex {
-    /// A node's new right sibling and the separator that goes before it in the parent.
-    typealias Split = (separator: OrderedIndexKey, right: OrderedIndexNode)
+    /// A node's new right sibling and the separator that goes before it in the parent; `left`,
+    /// when set, replaces the node itself (a split leaf is rebuilt fitted to its half).
+    typealias Split = (separator: OrderedIndexKey, right: OrderedIndexNode, left: OrderedIndexNode?)
 
     /// Inserts `(value, id)`; does nothing when the index already holds it (or an equal value,
     /// such as `1.0` for `1`, with the same id).
@@ -16,15 +18,16 @@ extension OrderedIndex {
 
     mutating func insert(_ probe: OrderedIndexProbe) {
         guard root != nil else {
-            let leaf = OrderedIndexNode(isLeaf: true, slots: leafCapacity)
+            let leaf = OrderedIndexNode(isLeaf: true, slots: fittedLeafSlots(0))
             leaf.insertEntry(probe, at: 0)
             leaf.block.subtreeCount = 1
             root = leaf
             count = 1
             return
         }
-        if !isKnownUniquelyReferenced(&root!) {
-            root = OrderedIndexNode(copying: root!)
+        let isUnique = isKnownUniquelyReferenced(&root!)
+        if let ready = readyForInsert(root!, isUnique: isUnique) {
+            root = ready
         }
         let node = root!
         let (inserted, split) = insert(probe, into: node)
@@ -32,9 +35,9 @@ extension OrderedIndex {
         if let split {
             let newRoot = OrderedIndexNode(isLeaf: false, slots: branchCapacity)
             split.separator.withProbe { newRoot.insertEntry($0, at: 0) }
-            newRoot.insertChild(node, at: 0)
+            newRoot.insertChild(split.left ?? node, at: 0)
             newRoot.insertChild(split.right, at: 1)
-            newRoot.block.subtreeCount = node.count + split.right.count
+            newRoot.block.subtreeCount = (split.left ?? node).count + split.right.count
             root = newRoot
         }
         count += 1
@@ -45,7 +48,7 @@ extension OrderedIndex {
         if node.isLeaf { return insert(probe, intoLeaf: node) }
         let block = node.block
         let index = block.countBefore(probe, inclusive: true)
-        let child = node.uniqueChild(at: index)
+        let child = childReadyForInsert(node, at: index)
         let (inserted, split) = insert(probe, into: child)
         guard inserted else { return (false, nil) }
         block.subtreeCount += 1
@@ -53,7 +56,11 @@ extension OrderedIndex {
             block.childCounts[index] += 1
             return (true, nil)
         }
-        block.childCounts[index] = child.count
+        if let left = split.left {
+            node.replaceChild(at: index, with: left)
+        } else {
+            block.childCounts[index] = child.count
+        }
         split.separator.withProbe { node.insertEntry($0, at: index) }
         node.insertChild(split.right, at: index + 1)
         let appending = index + 2 == block.childCount
@@ -83,16 +90,62 @@ extension OrderedIndex {
             right.insertEntry(probe, at: 0)
             right.block.subtreeCount = 1
             right.block.appendHint = true
-            return (true, (OrderedIndexKey(probe), right))
+            return (true, (OrderedIndexKey(probe), right, nil))
         }
         let (middle, extendsRun) = Self.leafSplit(block, inserting: probe, at: index)
-        let right = splitLeaf(leaf, at: middle)
         // A run's new last entry stays on the left, so the run's later entries go there too.
         let intoLeft = index < middle || (extendsRun && index == middle)
-        let target = intoLeft ? leaf : right
+        // Each half gets a block fitted to it (a half of a full block would stay half empty
+        // until enough inserts land in it); the half a run of equal values goes on growing
+        // gets a whole one.
+        let leftSlots = intoLeft && extendsRun ? leafCapacity : fittedLeafSlots(middle + (intoLeft ? 1 : 0))
+        let rightSlots = !intoLeft && extendsRun ? leafCapacity : fittedLeafSlots(used - middle + (intoLeft ? 0 : 1))
+        let left = OrderedIndexNode(isLeaf: true, slots: leftSlots)
+        left.appendEntries(from: block, 0..<middle)
+        left.block.subtreeCount = middle
+        left.block.appendHint = block.appendHint
+        let right = OrderedIndexNode(isLeaf: true, slots: rightSlots)
+        right.appendEntries(from: block, middle..<used)
+        right.block.subtreeCount = used - middle
+        let target = intoLeft ? left : right
         target.insertEntry(probe, at: intoLeft ? index : index - middle)
         target.block.subtreeCount += 1
-        return (true, (right.block.key(at: 0), right))
+        return (true, (right.block.key(at: 0), right, left))
+    }
+
+    /// Slots for a leaf made to hold `entries` entries (a copy, a split half): a few more, so
+    /// the next inserts fit without a new block, up to the leaf capacity.
+    func fittedLeafSlots(_ entries: Int) -> Int {
+        min(leafCapacity, (entries + 1 + 7) & ~7)
+    }
+
+    /// Slots for a leaf of `entries` entries that is full below the leaf capacity: half as many
+    /// again (a leaf taking a run of inserts grows geometrically), up to the leaf capacity.
+    func grownLeafSlots(_ entries: Int) -> Int {
+        min(leafCapacity, (entries + max(8, entries / 2) + 7) & ~7)
+    }
+
+    /// The node to insert into in place of `node`, or nil when `node` itself will do: a copy
+    /// when another tree shares it (a leaf's fitted to its entries), and a grown copy of a
+    /// leaf with no free slot left below the leaf capacity.
+    func readyForInsert(_ node: OrderedIndexNode, isUnique: Bool) -> OrderedIndexNode? {
+        guard node.isLeaf else { return isUnique ? nil : OrderedIndexNode(copying: node) }
+        let used = node.block.count
+        if !isUnique { return OrderedIndexNode(copying: node, slots: fittedLeafSlots(used)) }
+        guard used == node.block.slotCapacity && used < leafCapacity else { return nil }
+        return OrderedIndexNode(copying: node, slots: grownLeafSlots(used))
+    }
+
+    /// Child `index` of `branch` (held uniquely), replaced first by ``readyForInsert(_:isUnique:)``'s
+    /// node when there is one.
+    private func childReadyForInsert(_ branch: OrderedIndexNode, at index: Int) -> OrderedIndexNode {
+        let children = branch.block.children
+        let isUnique = isKnownUniquelyReferenced(&children[index])
+        if let ready = readyForInsert(children[index], isUnique: isUnique) {
+            children[index] = ready
+            branch.block.childBlocks[index] = ready.block.base
+        }
+        return children[index]
     }
 
     /// Where a full leaf splits for `probe` going in at `index`, and whether the entry extends
@@ -113,17 +166,6 @@ extension OrderedIndex {
         return (min(max(index, used / 4, 1), used - max(used / 4, 1)), true)
     }
 
-    /// Moves entries `middle...` of `leaf` to a new right sibling and returns it.
-    func splitLeaf(_ leaf: OrderedIndexNode, at middle: Int) -> OrderedIndexNode {
-        let used = leaf.block.count
-        let right = OrderedIndexNode(isLeaf: true, slots: leafCapacity)
-        right.appendEntries(from: leaf.block, middle..<used)
-        right.block.subtreeCount = used - middle
-        leaf.removeEntries(middle..<used)
-        leaf.block.subtreeCount = middle
-        return right
-    }
-
     /// Moves the upper children of `branch` to a new right sibling: half of them, or (`uneven`,
     /// for ascending inserts) the last two.
     func splitBranch(_ branch: OrderedIndexNode, uneven: Bool) -> Split {
@@ -139,6 +181,6 @@ extension OrderedIndex {
         branch.removeEntries(middle - 1..<children - 1)
         branch.truncateChildren(to: middle)
         block.subtreeCount -= right.count
-        return (separator, right)
+        return (separator, right, nil)
     }
 }

@@ -116,8 +116,9 @@ extension OrderedIndex {
         }
         let entryCount = Int(declared)
         // Entries go straight into their final leaves (full, evenly cut, as a bulk build makes
-        // them), each leaf's text into one exactly sized store; texts and the order check read
-        // the snapshot bytes in place.
+        // them), each leaf's text into one exactly sized store (a text equal to the one before
+        // in the leaf shares its bytes); texts and the order check read the snapshot bytes in
+        // place.
         let leafCount = (entryCount + leafCapacity - 1) / leafCapacity
         var leaves: [OrderedIndexNode] = []
         leaves.reserveCapacity(leafCount)
@@ -181,8 +182,12 @@ extension OrderedIndex {
                     }
                     offset += text.count
                     payload = sameValueAsPrevious ? previous.payload : OrderedIndexOrder.textPrefix(text)
-                    spans[i - leafStart] = UInt64(arena.count) << 32 | UInt64(text.count)
-                    arena.append(text)
+                    if sameValueAsPrevious && i > leafStart {
+                        spans[i - leafStart] = spans[i - leafStart - 1]  // shared with the entry before
+                    } else {
+                        spans[i - leafStart] = UInt64(arena.count) << 32 | UInt64(text.count)
+                        arena.append(text)
+                    }
                     hasText = true
                 case repeatTag where i > 0:
                     // The value of the entry before, already checked: only its id is read, and
@@ -192,7 +197,9 @@ extension OrderedIndex {
                     guard previousID < id else {
                         throw IndexSnapshotError(.outOfOrder, "entry \(i) is not after entry \(i - 1)", offset: entryOffset)
                     }
-                    if previous.kind == OrderedIndexTag.text {
+                    if previous.kind == OrderedIndexTag.text && i > leafStart {
+                        spans[i - leafStart] = spans[i - leafStart - 1]  // shared with the entry before
+                    } else if previous.kind == OrderedIndexTag.text {
                         guard arena.count + previous.text.count <= Int(Int32.max) else {
                             throw IndexSnapshotError(.countMismatch, "text over 2 GiB in one node", offset: entryOffset)
                         }

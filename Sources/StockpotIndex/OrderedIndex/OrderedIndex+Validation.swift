@@ -34,6 +34,7 @@ extension OrderedIndex {
             if let expected = leafDepth, expected != depth { return "leaves at depths \(expected) and \(depth)" }
             leafDepth = depth
             if block.count == 0 || block.count > leafCapacity { return "leaf with \(block.count) entries" }
+            if block.slotCapacity > leafCapacity { return "leaf with \(block.slotCapacity) slots" }
             if node.count != block.count { return "leaf count \(node.count) for \(block.count) entries" }
             for i in 0..<block.count {
                 if let (separators, j) = lower, block.compare(at: i, with: separators, at: j) < 0 {
@@ -71,7 +72,8 @@ extension OrderedIndex {
     }
 
     /// Checks that tags are known, that text prefixes match their bytes, and that live text
-    /// lies within the arena and adds up.
+    /// lies within the arena and adds up (a span
+    /// shared by neighbours once).
     private func checkText(_ block: OrderedIndexBlock) -> String? {
         var live = 0
         for i in 0..<block.count {
@@ -82,6 +84,11 @@ extension OrderedIndex {
             let (offset, length) = OrderedIndexBlock.textSpan(block.spans[i])
             if offset + length > block.arenaUsed { return "text past the arena" }
             if OrderedIndexOrder.textPrefix(block.text(at: i)) != block.payloads[i] { return "stale text prefix" }
+            // An entry shares the span of the one before only when their texts are equal.
+            if i > 0 && block.sharesText(i - 1, i) {
+                if block.compareValue(at: i - 1, to: block.probe(at: i)) != 0 { return "a span shared by unequal texts" }
+                continue
+            }
             live += length
         }
         if block.arenaUsed > block.arenaCapacity || live + block.deadBytes != block.arenaUsed {

@@ -158,6 +158,39 @@ struct OrderedIndexBlock {
         return UnsafeRawBufferPointer(start: store + 8 * slotCapacity + offset, count: length)
     }
 
+    /// Whether entries `i` and `j` are both text and share one span of the arena.
+    @inline(__always) func sharesText(_ i: Int, _ j: Int) -> Bool {
+        kinds[i] == OrderedIndexTag.text && kinds[j] == OrderedIndexTag.text && spans[i] == spans[j]
+    }
+
+    /// Whether entry `i` is text with the same bytes as `probe`'s text (`probe` is text).
+    @inline(__always) func textEquals(at i: Int, _ probe: OrderedIndexProbe) -> Bool {
+        guard kinds[i] == OrderedIndexTag.text, payloads[i] == probe.payload else { return false }
+        let text = text(at: i)
+        return text.count == probe.text.count && OrderedIndexOrder.compareBytes(text, probe.text) == 0
+    }
+
+    /// The arena bytes that only entries in `range` use: each text span counted once, and not
+    /// at all when an entry outside `range` shares it. Entries sharing a span are adjacent
+    /// (equal texts sort together), so only the entries just outside `range` are looked at.
+    func textBytesOnlyIn(_ range: Range<Int>) -> Int {
+        var bytes = 0
+        for i in range where kinds[i] == OrderedIndexTag.text {
+            if i > range.lowerBound && sharesText(i - 1, i) { continue }  // counted with the one before
+            if i == range.lowerBound && i > 0 && sharesText(i - 1, i) { continue }  // kept by entry i - 1
+            var last = i
+            while last + 1 < range.upperBound && sharesText(last, last + 1) { last += 1 }
+            if last + 1 == range.upperBound && last + 1 < count && sharesText(last, last + 1) { continue }
+            bytes += Self.textSpan(spans[i]).length
+        }
+        return bytes
+    }
+
+    /// The arena bytes the entries use: each shared span once.
+    func liveTextBytes() -> Int {
+        textStore == nil ? 0 : textBytesOnlyIn(0..<count)
+    }
+
     /// Entry `i` as a probe, valid until the node next changes.
     @inline(__always) func probe(at i: Int) -> OrderedIndexProbe {
         OrderedIndexProbe(kind: kinds[i], payload: payloads[i], id: ids[i], text: text(at: i))

@@ -4,14 +4,25 @@
 extension OrderedIndexNode {
     // MARK: - Entries
 
-    /// Inserts `probe` before entry `index`. The subtree count is the caller's to update.
+    /// Inserts `probe` before entry `index`. The subtree count is the caller's to update. A text
+    /// equal to a neighbour's shares that neighbour's bytes in the arena (equal values sit side
+    /// by side, so an index of few distinct values keeps each of them about once a leaf).
     ///
     /// - Precondition: A free slot (programmer error); `probe`'s text is not in this node.
     func insertEntry(_ probe: OrderedIndexProbe, at index: Int) {
         let count = block.count
         precondition(count < block.slotCapacity && index <= count, "OrderedIndex: no slot for an entry")
         let isText = probe.kind == OrderedIndexTag.text
-        let span = isText ? appendText(probe.text) : 0
+        var span: UInt64 = 0
+        if isText {
+            if index > 0 && block.textEquals(at: index - 1, probe) {
+                span = block.spans[index - 1]
+            } else if index < count && block.textEquals(at: index, probe) {
+                span = block.spans[index]
+            } else {
+                span = appendText(probe.text)
+            }
+        }
         let tail = count - index
         if tail > 0 {
             Self.move(block.payloads + index, to: block.payloads + index + 1, count: tail)
@@ -35,10 +46,7 @@ extension OrderedIndexNode {
     func removeEntries(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
         let count = block.count
-        var dead = 0
-        for i in range where block.kinds[i] == OrderedIndexTag.text {
-            dead += OrderedIndexBlock.textSpan(block.spans[i]).length
-        }
+        let dead = block.textStore == nil ? 0 : block.textBytesOnlyIn(range)
         let tail = count - range.upperBound
         if tail > 0 {
             Self.move(block.payloads + range.upperBound, to: block.payloads + range.lowerBound, count: tail)
@@ -52,7 +60,8 @@ extension OrderedIndexNode {
         releaseText(dead)
     }
 
-    /// Appends entries `range` of `source` (another node's block), copying their text.
+    /// Appends entries `range` of `source` (another node's block), copying their text; a text
+    /// equal to the one before it here shares its bytes.
     ///
     /// - Precondition: Free slots for them (programmer error).
     func appendEntries(from source: OrderedIndexBlock, _ range: Range<Int>) {
@@ -63,9 +72,24 @@ extension OrderedIndexNode {
         (block.kinds + start).update(from: source.kinds + range.lowerBound, count: range.count)
         (block.payloads + start).update(from: source.payloads + range.lowerBound, count: range.count)
         if source.textStore != nil {
+            // Entry `from` repeats the text of the entry before it in `source` (shared or equal).
+            func repeatsText(_ from: Int) -> Bool {
+                from > range.lowerBound && (source.sharesText(from - 1, from) || source.textEquals(at: from - 1, source.probe(at: from)))
+            }
+            var needed = 0
+            for from in range where source.kinds[from] == OrderedIndexTag.text && !repeatsText(from) {
+                needed += source.text(at: from).count
+            }
+            reserveText(needed)
             for j in 0..<range.count where source.kinds[range.lowerBound + j] == OrderedIndexTag.text {
-                let span = appendText(source.text(at: range.lowerBound + j))
-                block.spans[start + j] = span
+                let from = range.lowerBound + j
+                let to = start + j
+                if repeatsText(from) || (j == 0 && to > 0 && block.textEquals(at: to - 1, source.probe(at: from))) {
+                    block.spans[to] = block.spans[to - 1]
+                } else {
+                    let span = appendText(source.text(at: from))
+                    block.spans[to] = span
+                }
             }
         }
         block.count = start + range.count

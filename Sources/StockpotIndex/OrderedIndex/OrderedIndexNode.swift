@@ -42,8 +42,18 @@ final class OrderedIndexNode: @unchecked Sendable {
     /// A copy of `other` with the same capacity, sharing its children (for copy-on-write); the
     /// copy's arena holds only live text.
     convenience init(copying other: OrderedIndexNode) {
+        self.init(copying: other, slots: other.block.slotCapacity)
+    }
+
+    /// A copy of `other` with `slots` slots (a leaf's may differ from `other`'s; a branch's
+    /// must not), sharing its children; the copy's arena holds only live text.
+    ///
+    /// - Precondition: `slots` holds `other`'s entries (programmer error).
+    convenience init(copying other: OrderedIndexNode, slots: Int) {
         let source = other.block
-        self.init(isLeaf: source.isLeaf, slots: source.slotCapacity)
+        precondition(slots >= source.count && (source.isLeaf || slots == source.slotCapacity),
+                     "OrderedIndex: a copy too small for its node")
+        self.init(isLeaf: source.isLeaf, slots: slots)
         block.count = 0
         block.childCount = 0
         block.appendHint = source.appendHint
@@ -61,7 +71,8 @@ final class OrderedIndexNode: @unchecked Sendable {
     /// Copies all of `source`'s entries and its text store (which has no dead bytes) in one
     /// piece each, with a little room for the texts of the inserts that usually follow a copy.
     private func copyEntriesAndTextStore(from source: OrderedIndexBlock) {
-        let (count, slots) = (source.count, source.slotCapacity)
+        let count = source.count
+        let slots = block.slotCapacity
         block.ids.update(from: source.ids, count: count)
         block.kinds.update(from: source.kinds, count: count)
         block.payloads.update(from: source.payloads, count: count)
@@ -69,7 +80,8 @@ final class OrderedIndexNode: @unchecked Sendable {
         let capacity = min(Int(Int32.max), used + max(32, used / 16))
         let store = Self.allocate(8 * slots + capacity)
         Self.bindTextStore(store, slots: slots, arenaCapacity: capacity)
-        store.copyMemory(from: source.textStore!, byteCount: 8 * slots + used)
+        store.copyMemory(from: source.textStore!, byteCount: 8 * count)
+        (store + 8 * slots).copyMemory(from: source.arena, byteCount: used)
         block.textStore = store
         (block.arenaUsed, block.arenaCapacity, block.deadBytes) = (used, capacity, 0)
         block.count = count
@@ -121,6 +133,14 @@ final class OrderedIndexNode: @unchecked Sendable {
         return UInt64(used) << 32 | UInt64(text.count)
     }
 
+    /// Makes room in the arena for `byteCount` more bytes at once (with a little to spare), so
+    /// that copying many entries' text grows the store once instead of by halves.
+    func reserveText(_ byteCount: Int) {
+        let needed = block.arenaUsed + byteCount
+        guard byteCount > 0, block.textStore == nil || needed > block.arenaCapacity else { return }
+        resizeTextStore(arenaCapacity: min(Int(Int32.max), needed + max(32, needed / 16)))
+    }
+
     /// Gives a node without a text store one that holds exactly `arena`, with the spans of its
     /// `slotCapacity` slots (offsets into `arena`; meaningful for text entries only).
     func installTextStore(spans: UnsafePointer<UInt64>, arena: UnsafeRawBufferPointer) {
@@ -162,31 +182,33 @@ final class OrderedIndexNode: @unchecked Sendable {
         (store + 8 * slots).bindMemory(to: UInt8.self, capacity: arenaCapacity)
     }
 
-    /// Rewrites the arena with only live text, in entry order, fitted to it; frees the store
-    /// when no text entry is left.
+    /// Rewrites the arena with only live text, in entry order, fitted to it (entries that
+    /// shared a text still share it); frees the store when no text entry is left.
     private func compactTextStore() {
         guard let old = block.textStore else { return }
         let (slots, kinds) = (block.slotCapacity, block.kinds)
         let oldSpans = old.assumingMemoryBound(to: UInt64.self)
-        var live = 0
-        var texts = 0
-        for i in 0..<block.count where kinds[i] == OrderedIndexTag.text {
-            live += OrderedIndexBlock.textSpan(oldSpans[i]).length
-            texts += 1
-        }
+        let live = block.liveTextBytes()
+        let texts = (0..<block.count).contains { kinds[$0] == OrderedIndexTag.text }
         var fresh: UnsafeMutableRawPointer?
         var used = 0
-        if texts > 0 {
+        if texts {
             let store = Self.allocate(8 * slots + live)
             Self.bindTextStore(store, slots: slots, arenaCapacity: live)
             let spans = store.assumingMemoryBound(to: UInt64.self)
+            var previous = -1  // the last text entry, whose old span a shared one repeats
             for i in 0..<block.count where kinds[i] == OrderedIndexTag.text {
-                let (offset, length) = OrderedIndexBlock.textSpan(oldSpans[i])
-                if length > 0 {
-                    (store + 8 * slots + used).copyMemory(from: old + 8 * slots + offset, byteCount: length)
+                if previous == i - 1 && previous >= 0 && oldSpans[previous] == oldSpans[i] {
+                    spans[i] = spans[previous]
+                } else {
+                    let (offset, length) = OrderedIndexBlock.textSpan(oldSpans[i])
+                    if length > 0 {
+                        (store + 8 * slots + used).copyMemory(from: old + 8 * slots + offset, byteCount: length)
+                    }
+                    spans[i] = UInt64(used) << 32 | UInt64(length)
+                    used += length
                 }
-                spans[i] = UInt64(used) << 32 | UInt64(length)
-                used += length
+                previous = i
             }
             fresh = store
         }

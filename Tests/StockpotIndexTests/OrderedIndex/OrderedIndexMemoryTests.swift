@@ -1,0 +1,56 @@
+// What the ordered index's nodes take: equal texts in a leaf share their bytes, and leaves
+// filled by random inserts between copy-on-write copies stay close to a bulk build's size.
+import Testing
+import StockpotIndex
+import StockpotJSON
+
+@Suite struct OrderedIndexMemoryTests {
+    /// A 40-byte text: 17 bytes of columns and an 8-byte span an entry, plus the text once per
+    /// leaf when shared (65 bytes an entry or more when each entry keeps its own copy; random
+    /// inserts leave some slots to spare).
+    static let longText = IndexValue.text(String(repeating: "Account ", count: 5))
+
+    @Test func equalTextsInALeafShareTheirBytes() throws {
+        var random = SplitMix64(seed: 11)
+        var ids = Array(1...5_000).map(Int64.init)
+        ids.shuffle(using: &random)
+        var inserted = OrderedIndex()
+        for id in ids { inserted.insert(Self.longText, id: id) }
+        let built = OrderedIndex(entries: ids.map { IndexEntry(value: Self.longText, id: $0) })
+        let restored = try inserted.serialized().withUnsafeBytes { bytes in try OrderedIndex(deserializing: bytes) }
+        for (name, index) in [("inserted", inserted), ("built", built), ("restored", restored)] {
+            #expect(index.invariantViolation() == nil, "\(name)")
+            let limit = name == "inserted" ? 45 : 32
+            #expect(index.approximateMemoryBytes < 5_000 * limit, "\(name): \(index.approximateMemoryBytes) bytes")
+        }
+        // Removing entries that share a text keeps it for the ones left.
+        for id in ids where id % 3 != 0 {
+            let removed = inserted.remove(Self.longText, id: id)
+            #expect(removed)
+        }
+        #expect(inserted.invariantViolation() == nil)
+        #expect(inserted.ids(equalTo: Self.longText) == (1...1_666).map { Int64($0 * 3) })
+    }
+
+    @Test func leavesOfRandomInsertsBetweenCopiesStayFitted() {
+        // Batches of 1,000 random inserts, a copy of the index held across each (as a store's
+        // committed state is): every leaf a batch touches is copied. Full-capacity copies and
+        // halves of splits left about 27 bytes an entry; a bulk build takes about 19.
+        var random = SplitMix64(seed: 5)
+        var index = OrderedIndex()
+        var entries: [IndexEntry] = []
+        var committed = index
+        for id in 1...50_000 {
+            let value = IndexValue.integer(Int64(random.below(1 << 40)))
+            index.insert(value, id: Int64(id))
+            entries.append(IndexEntry(value: value, id: Int64(id)))
+            if id % 1_000 == 0 { committed = index }
+        }
+        _ = committed
+        let built = OrderedIndex(entries: entries)
+        #expect(index.invariantViolation() == nil)
+        #expect(OrderedIndexTesting.entries(index) == OrderedIndexTesting.entries(built))
+        #expect(index.approximateMemoryBytes < 50_000 * 24, "\(index.approximateMemoryBytes) bytes")
+        #expect(built.approximateMemoryBytes < 50_000 * 20)
+    }
+}
