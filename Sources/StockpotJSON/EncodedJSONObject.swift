@@ -33,6 +33,11 @@ final class EncodedJSONObject: Sendable {
         case .absent: return nil
         case .notCanonical: return members.value(forKey: key)
         case .found(let span):
+            // A plain string (most looked-up members: names, ids, codes) is made straight from
+            // its bytes; anything else goes through the reader.
+            if let text = bytes.withUnsafeBufferPointer({ CanonicalObjectScan.plainString(in: $0, span: span) }) {
+                return .string(text)
+            }
             let value: Result<JSONValue, JSONError> = bytes.withUnsafeBytes { raw in
                 Result { () throws(JSONError) -> JSONValue in try JSONReader.parseMember(UnsafeRawBufferPointer(rebasing: raw[span])) }
             }
