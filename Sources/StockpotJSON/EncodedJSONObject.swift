@@ -7,13 +7,14 @@ import Synchronization
 /// Canonical object text (``JSONWriter``'s output for a valid object) and, once something
 /// needs every member, the members ``JSONReader`` reads from it.
 final class EncodedJSONObject: Sendable {
-    /// The object's text, exactly as ``JSONWriter/write(_:)`` writes it.
-    let bytes: [UInt8]
+    /// The object's text, exactly as ``JSONWriter/write(_:)`` writes it. A slice, so that the
+    /// documents of one query page can share one buffer (see `StorageView.values(forKeys:)`).
+    let bytes: ArraySlice<UInt8>
     private let parsed = Mutex<JSONObject.Members?>(nil)
 
     /// The caller guarantees `bytes` are canonical object text that ``JSONReader`` accepts
     /// (see ``JSONObject/init(canonicalText:)``).
-    init(bytes: [UInt8]) {
+    init(bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
     }
 
@@ -47,9 +48,12 @@ final class EncodedJSONObject: Sendable {
     }
 
     /// The members of `bytes`, which the creator vouched for.
-    private static func parse(_ bytes: [UInt8]) -> JSONObject.Members {
+    private static func parse(_ bytes: ArraySlice<UInt8>) -> JSONObject.Members {
         do {
-            guard case .object(let object) = try JSONReader.parse(bytes) else {
+            let parsed: Result<JSONValue, JSONError> = bytes.withUnsafeBytes { raw in
+                Result { () throws(JSONError) -> JSONValue in try JSONReader.parse(raw) }
+            }
+            guard case .object(let object) = try parsed.get() else {
                 preconditionFailure("Canonical object text holds a value that is not an object.")
             }
             return object.resolvedMembers
