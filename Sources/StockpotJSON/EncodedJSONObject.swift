@@ -11,6 +11,9 @@ final class EncodedJSONObject: Sendable {
     /// documents of one query page can share one buffer (see `StorageView.values(forKeys:)`).
     let bytes: ArraySlice<UInt8>
     private let parsed = Mutex<JSONObject.Members?>(nil)
+    /// Set (after `parsed`) once the tree is built: a member lookup checks it with a plain
+    /// load instead of taking the lock, which is two atomic operations a row.
+    private let isParsed = Atomic<Bool>(false)
 
     /// The caller guarantees `bytes` are canonical object text that ``JSONReader`` accepts
     /// (see ``JSONObject/init(canonicalText:)``).
@@ -23,12 +26,13 @@ final class EncodedJSONObject: Sendable {
         if let members = parsed.withLock({ $0 }) { return members }
         let members = Self.parse(bytes)
         parsed.withLock { $0 = members }
+        isParsed.store(true, ordering: .releasing)
         return members
     }
 
     /// The value of member `key`, found in the text without building the rest of the tree.
     func member(_ key: String) -> JSONValue? {
-        if let members = parsed.withLock({ $0 }) { return members.value(forKey: key) }
+        if isParsed.load(ordering: .acquiring), let members = parsed.withLock({ $0 }) { return members.value(forKey: key) }
         let search = bytes.withUnsafeBufferPointer { CanonicalObjectScan.member(key, in: $0) }
         switch search {
         case .absent: return nil
