@@ -142,16 +142,19 @@ struct ValueReader {
     /// a read that follows, so that the memory latencies of several records overlap. Does
     /// nothing for a segment that is not mapped or not open.
     mutating func prefetch(_ location: KeyLocation) {
-        guard (try? segment(of: location)) != nil, let region else { return }
+        // `select` returns nothing and the mapping's bytes are read in place: a hint takes no
+        // reference (a retain and a release are atomic operations on shared objects).
+        guard (try? select(location)) != nil, let bytes = region?.bytes else { return }
         let offset = Int(location.offset)
         let length = Int(location.length)
-        guard offset <= region.bytes.count - length, let base = region.bytes.baseAddress else { return }
+        guard offset <= bytes.count - length, let base = bytes.baseAddress else { return }
         CacheLines.prefetch(base + offset, count: length)
     }
 
-    /// The open segment `location` points into (kept, with its mapping, for the next read).
-    private mutating func segment(of location: KeyLocation) throws(StorageError) -> SegmentFile {
-        if location.segment == segmentNumber, let cached = self.segment { return cached }
+    /// Makes the open segment `location` points into, with its mapping, the reader's current
+    /// one (kept for the next read).
+    private mutating func select(_ location: KeyLocation) throws(StorageError) {
+        if location.segment == segmentNumber, self.segment != nil { return }
         guard let file = version.segments.file(numbered: UInt64(location.segment)) else {
             throw .corruption(
                 "The key directory points into segment \(location.segment), which is not open.",
@@ -160,7 +163,14 @@ struct ValueReader {
         segmentNumber = location.segment
         self.segment = file
         region = file.mappedRegion
-        return file
+    }
+
+    /// The open segment `location` points into (kept, with its mapping, for the next read).
+    private mutating func segment(of location: KeyLocation) throws(StorageError) -> SegmentFile {
+        if location.segment == segmentNumber, let cached = self.segment { return cached }
+        try select(location)
+        guard let segment else { preconditionFailure("ValueReader.select left no segment") }
+        return segment
     }
 
     /// The value `location` points to; `corruption` naming the segment and offset when its
@@ -209,7 +219,7 @@ struct ValueReader {
         let segment = try segment(of: location)
         let offset = Int(location.offset)
         let length = Int(location.length)
-        if let region, offset <= region.bytes.count - length, let base = region.bytes.baseAddress {
+        if let bytes = region?.bytes, offset <= bytes.count - length, let base = bytes.baseAddress {
             CacheLines.prefetch(base + offset, count: length)
         }
         // Writes a value held in the record and returns nil, or returns where a blob is.
