@@ -147,8 +147,6 @@ public struct StoreView: Sendable {
     }
 
     private var runner: QueryRunner {
-        QueryRunner(state: state, readPage: { soup, ids throws(StockpotError) in try state.storedEntries(soup: soup, ids: ids) }) {
-            soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id)
-        }
+        QueryRunner(state: state, reader: .state(state))
     }
 }

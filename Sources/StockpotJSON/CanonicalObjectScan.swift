@@ -62,9 +62,21 @@ enum CanonicalObjectScan {
         var i = 1
         if base[i] == UInt8(ascii: "}") { return i + 1 == count ? .absent : .notCanonical }
         while i < count, base[i] == UInt8(ascii: "\"") {
-            guard let keyEnd = stringEnd(base, from: i, count: count) else { return .notCanonical }
-            let matches = keyEnd - i - 2 == key.count
-                && (key.isEmpty || memcmp(key.baseAddress!, base + i + 1, key.count) == 0)
+            // `key` is whole string content as the writer escapes it, so text that starts with
+            // its bytes pairs its escapes the same way, and a quote right after them ends the
+            // text's key: a match needs no scan for the key's end.
+            let keyEnd: Int
+            let matches: Bool
+            if i + key.count + 1 < count, base[i + key.count + 1] == UInt8(ascii: "\""),
+                key.isEmpty || memcmp(key.baseAddress!, base + i + 1, key.count) == 0
+            {
+                keyEnd = i + key.count + 2
+                matches = true
+            } else {
+                guard let end = stringEnd(base, from: i, count: count) else { return .notCanonical }
+                keyEnd = end
+                matches = false
+            }
             guard keyEnd < count, base[keyEnd] == UInt8(ascii: ":") else { return .notCanonical }
             let valueStart = keyEnd + 1
             guard let valueEnd = valueEnd(base, from: valueStart, count: count) else { return .notCanonical }
@@ -77,6 +89,25 @@ enum CanonicalObjectScan {
             }
         }
         return .notCanonical
+    }
+
+    /// The text of the string value that spans `span` of `bytes` when it needs no decoding: no
+    /// escape, no control byte, well-formed UTF-8 and within `limits`; nil otherwise (the
+    /// caller reads the value with ``JSONReader``, which decides what is wrong with it).
+    static func plainString(
+        in bytes: UnsafeBufferPointer<UInt8>, span: Range<Int>, limits: JSONLimits = .default
+    ) -> String? {
+        guard let base = bytes.baseAddress, span.lowerBound >= 0, span.upperBound <= bytes.count,
+            span.count >= 2, base[span.lowerBound] == UInt8(ascii: "\""),
+            base[span.upperBound - 1] == UInt8(ascii: "\"")
+        else { return nil }
+        let start = span.lowerBound + 1, end = span.upperBound - 1
+        let (stop, sawNonASCII) = ByteScan.firstQuoteBackslashOrControl(base, from: start, to: end)
+        guard stop == end, end - start <= limits.maxStringBytes else { return nil }
+        let content = UnsafeBufferPointer(start: base + start, count: end - start)
+        // The same two ways JSONReader makes a string, so both give the same text.
+        if !sawNonASCII { return String(decoding: content, as: UTF8.self) }
+        return String(validating: content, as: UTF8.self)
     }
 
     /// The offset after the string whose opening quote is at `start`; nil when it does not end.

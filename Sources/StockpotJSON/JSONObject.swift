@@ -57,11 +57,23 @@ public struct JSONObject: Sendable {
     ///   ``JSONReader`` accepts (a stored document: validated when written, checked by
     ///   checksum when read). Anything else is a programmer error and traps when first read.
     package init(canonicalText text: [UInt8]) {
+        storage = .encoded(EncodedJSONObject(bytes: text[...]))
+    }
+
+    /// An object that is the object `text` holds, read only as far as it is used; see
+    /// the array initializer. The object keeps the whole buffer `text` is a slice
+    /// of alive (a query page's documents share one).
+    package init(canonicalText text: ArraySlice<UInt8>) {
         storage = .encoded(EncodedJSONObject(bytes: text))
     }
 
     /// The object's text when it is still the canonical text it was made from.
     package var canonicalText: [UInt8]? {
+        canonicalTextSlice.map { Array($0) }
+    }
+
+    /// ``canonicalText`` without copying it out of the buffer it shares.
+    package var canonicalTextSlice: ArraySlice<UInt8>? {
         if case .encoded(let encoded) = storage { return encoded.bytes }
         return nil
     }
@@ -156,7 +168,7 @@ extension JSONObject: Hashable {
     /// Objects are equal when they have the same keys (by UTF-8 bytes) with equal values, in
     /// the same order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        if let left = lhs.canonicalText, let right = rhs.canonicalText, left == right { return true }
+        if let left = lhs.canonicalTextSlice, let right = rhs.canonicalTextSlice, left == right { return true }
         let (lhs, rhs) = (lhs.resolvedMembers, rhs.resolvedMembers)
         guard lhs.keys.count == rhs.keys.count else { return false }
         for position in 0..<lhs.keys.count {

@@ -39,7 +39,7 @@ public enum JSONWriter {
             }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
-            if let text = object.canonicalText {
+            if let text = object.canonicalTextSlice {
                 // Already this writer's output for the object.
                 output.append(contentsOf: text)
                 return

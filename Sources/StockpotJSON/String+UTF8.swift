@@ -10,6 +10,9 @@ import Darwin
 extension String {
     /// `true` when both strings have exactly the same UTF-8 bytes.
     package func utf8Equals(_ other: String) -> Bool {
+        // Lengths first: a native string knows its UTF-8 count, and most comparisons (a path
+        // against each index spec's) fail on it without copying either string for its bytes.
+        guard utf8.count == other.utf8.count else { return false }
         var a = self
         var b = other
         return a.withUTF8 { left in

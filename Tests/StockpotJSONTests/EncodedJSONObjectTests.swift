@@ -73,6 +73,41 @@ import Testing
         }
     }
 
+    @Test func plainStringValuesAreMadeFromTheirBytesAndTheRestLeftToTheReader() {
+        // The shortcut must give the reader's string whenever it answers, and answer for every
+        // string without an escape (or it would never be taken).
+        var answered = 0
+        for seed in caseSeeds(base: 0xE1C0_0006, count: Self.caseCount) {
+            let (text, tree) = Self.object(seed: seed)
+            for key in tree.keys {
+                guard case .found(let span) = text.withUnsafeBufferPointer({ CanonicalObjectScan.member(key, in: $0) }) else { continue }
+                let plain = text.withUnsafeBufferPointer { CanonicalObjectScan.plainString(in: $0, span: span) }
+                guard case .string(let expected) = tree[key] else {
+                    #expect(plain == nil, "seed \(seed): a \(describe(Array(text[span]))) read as a plain string")
+                    continue
+                }
+                if text[span].contains(UInt8(ascii: "\\")) {
+                    #expect(plain == nil, "seed \(seed): an escaped string taken as plain")
+                } else {
+                    #expect(plain.map { Array($0.utf8) } == Array(expected.utf8), "seed \(seed): \(describe(Array(text[span])))")
+                    answered += 1
+                }
+            }
+        }
+        #expect(answered > 50)
+        // Bytes no writer makes are refused, for the reader to report.
+        for bad in ["\"a\u{01}b\"", "\"x", "1", "\"\\\""] {
+            let bytes = Array(bad.utf8)
+            #expect(bytes.withUnsafeBufferPointer { CanonicalObjectScan.plainString(in: $0, span: 0..<bytes.count) } == nil, "\(bad)")
+        }
+        let invalidUTF8: [UInt8] = [0x22, 0x61, 0xC3, 0x28, 0x22]
+        #expect(invalidUTF8.withUnsafeBufferPointer { CanonicalObjectScan.plainString(in: $0, span: 0..<5) } == nil)
+        let tooLong = Array("\"abcdef\"".utf8)
+        #expect(tooLong.withUnsafeBufferPointer {
+            CanonicalObjectScan.plainString(in: $0, span: 0..<tooLong.count, limits: JSONLimits(maxStringBytes: 5))
+        } == nil)
+    }
+
     @Test func textThatIsNotCanonicalIsReportedNotMisread() {
         let quoted = CanonicalObjectScan.quotedKey("a")
         for text in ["", "{", "[1]", "{\"a\" :1}", "{\"b\":\"x}", "{\"b\":[1,{\"c\":2}}", "{}x", "{\"b\":1}x", "{\"b\":}"] {

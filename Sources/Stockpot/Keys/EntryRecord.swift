@@ -41,3 +41,29 @@ struct EntryRecord: Sendable, Hashable {
         self.document = document
     }
 }
+
+/// An entry read as part of a batch: its document is a slice of a buffer the batch's entries
+/// share (see `StoreState.storedEntrySlices`), so a page of rows is one allocation.
+struct EntryRecordSlice: Sendable {
+    /// Milliseconds since the Unix epoch when the entry was first inserted.
+    var created: Int64
+    /// The document, compact JSON, in its shared buffer.
+    var document: ArraySlice<UInt8>
+
+    /// Reads an engine value (see ``EntryRecord``); `nil` when it is not a version-1 record.
+    init?(decoding value: ArraySlice<UInt8>) {
+        guard value.count >= EntryRecord.trailerSize, value[value.endIndex - 1] == EntryRecord.version else { return nil }
+        var created: UInt64 = 0
+        for position in (value.endIndex - EntryRecord.trailerSize..<value.endIndex - 1).reversed() {
+            created = created << 8 | UInt64(value[position])
+        }
+        self.created = Int64(bitPattern: created)
+        document = value[value.startIndex..<value.endIndex - EntryRecord.trailerSize]
+    }
+
+    /// A record read on its own, as a slice of its whole document.
+    init(_ record: EntryRecord) {
+        created = record.created
+        document = record.document[...]
+    }
+}

@@ -6,23 +6,15 @@ import StockpotIndex
 import StockpotJSON
 import StockpotQuery
 
-/// Answers query specs over a store state; entries are read through `read`, so a
+/// Answers query specs over a store state; entries are read through `reader`, so a
 /// transaction sees its own writes.
 struct QueryRunner {
     let state: StoreState
-    let read: (_ soup: UInt32, _ id: Int64) throws(StockpotError) -> EntryRecord?
-    /// Reads a page's entries in one batch (the same answers as `read` for each id); nil reads
-    /// them one by one with `read`.
-    var readPage: ((_ soup: UInt32, _ ids: [Int64]) throws(StockpotError) -> [EntryRecord?])?
+    let reader: EntryReader
 
-    init(
-        state: StoreState,
-        readPage: ((_ soup: UInt32, _ ids: [Int64]) throws(StockpotError) -> [EntryRecord?])? = nil,
-        read: @escaping (_ soup: UInt32, _ id: Int64) throws(StockpotError) -> EntryRecord?
-    ) {
+    init(state: StoreState, reader: EntryReader) {
         self.state = state
-        self.readPage = readPage
-        self.read = read
+        self.reader = reader
     }
 
     /// The results of `spec` in `soupName`, in order.
@@ -31,7 +23,7 @@ struct QueryRunner {
     func results(of spec: QuerySpec, in soupName: String) throws(StockpotError) -> (SoupState, ResultOrder) {
         let soup = try state.existingSoup(named: soupName)
         do {
-            return (soup, try QueryPlanner(soup: SoupQuerySource(soup: soup, read: read)).results(of: spec))
+            return (soup, try QueryPlanner(soup: SoupQuerySource(soup: soup, reader: reader)).results(of: spec))
         } catch {
             throw StockpotError(error)
         }
@@ -41,7 +33,7 @@ struct QueryRunner {
     func count(of spec: QuerySpec, in soupName: String) throws(StockpotError) -> Int {
         let soup = try state.existingSoup(named: soupName)
         do {
-            return try QueryPlanner(soup: SoupQuerySource(soup: soup, read: read)).count(of: spec)
+            return try QueryPlanner(soup: SoupQuerySource(soup: soup, reader: reader)).count(of: spec)
         } catch {
             throw StockpotError(error)
         }
@@ -57,10 +49,10 @@ struct QueryRunner {
         }
         var rows: [JSONValue] = []
         rows.reserveCapacity(ids.count)
-        for record in try stored(ids, in: soup) {
+        for record in try storedSlices(ids, in: soup) {
             let document = try DocumentDecoding.document(record.document)
             if let paths = spec.selectPaths {
-                rows.append(.array(paths.map { SelectedValue.value(at: $0, of: document, record: record, in: soup) }))
+                rows.append(.array(paths.map { SelectedValue.value(at: $0, of: document, created: record.created, in: soup) }))
             } else {
                 rows.append(document)
             }
@@ -85,7 +77,7 @@ struct QueryRunner {
             } else {
                 let record = try stored(id, in: soup)
                 let document = try DocumentDecoding.document(record.document)
-                values = paths.map { SelectedValue.value(at: $0, of: document, record: record, in: soup) }
+                values = paths.map { SelectedValue.value(at: $0, of: document, created: record.created, in: soup) }
             }
             rows.append(JSONWriter.write(.array(values)))
         }
@@ -103,28 +95,34 @@ struct QueryRunner {
 
     /// The entries `ids` of `soup`, each of which the results say exists, in order.
     private func stored(_ ids: [Int64], in soup: SoupState) throws(StockpotError) -> [EntryRecord] {
-        guard let readPage else {
-            var records: [EntryRecord] = []
-            records.reserveCapacity(ids.count)
-            for id in ids { records.append(try stored(id, in: soup)) }
-            return records
-        }
         var records: [EntryRecord] = []
         records.reserveCapacity(ids.count)
-        for (id, record) in zip(ids, try readPage(soup.id, ids)) {
-            guard let record else {
-                throw StockpotError(.internal, "Entry \(id) of soup \"\(soup.name)\" is indexed but not stored.")
-            }
+        for (id, record) in zip(ids, try reader.entries(soup: soup.id, ids: ids)) {
+            guard let record else { throw Self.notStored(id, in: soup) }
+            records.append(record)
+        }
+        return records
+    }
+
+    /// ``stored(_:in:)`` with the documents in buffers the page's rows share (for rows parsed
+    /// on demand, not copied out).
+    private func storedSlices(_ ids: [Int64], in soup: SoupState) throws(StockpotError) -> [EntryRecordSlice] {
+        var records: [EntryRecordSlice] = []
+        records.reserveCapacity(ids.count)
+        for (id, record) in zip(ids, try reader.entrySlices(soup: soup.id, ids: ids)) {
+            guard let record else { throw Self.notStored(id, in: soup) }
             records.append(record)
         }
         return records
     }
 
     private func stored(_ id: Int64, in soup: SoupState) throws(StockpotError) -> EntryRecord {
-        guard let record = try read(soup.id, id) else {
-            throw StockpotError(.internal, "Entry \(id) of soup \"\(soup.name)\" is indexed but not stored.")
-        }
+        guard let record = try reader.entry(soup: soup.id, id: id) else { throw Self.notStored(id, in: soup) }
         return record
+    }
+
+    private static func notStored(_ id: Int64, in soup: SoupState) -> StockpotError {
+        StockpotError(.internal, "Entry \(id) of soup \"\(soup.name)\" is indexed but not stored.")
     }
 
     private static func onlyEntryIDs(_ paths: [String]) -> Bool {

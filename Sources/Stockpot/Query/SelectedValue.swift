@@ -6,9 +6,9 @@ import StockpotJSON
 /// Values of select paths.
 enum SelectedValue {
     /// The value of `path` for an entry.
-    static func value(at path: String, of document: JSONValue, record: EntryRecord, in soup: SoupState) -> JSONValue {
+    static func value(at path: String, of document: JSONValue, created: Int64, in soup: SoupState) -> JSONValue {
         if path.utf8Equals(SystemField.soup) { return document }
-        if path.utf8Equals(SystemField.created) { return .integer(record.created) }
+        if path.utf8Equals(SystemField.created) { return .integer(created) }
         if let position = soup.specIndex(forPath: path) {
             let spec = soup.record.specs[position]
             return json(IndexValue(document: document, path: spec.jsonPath, type: spec.type))

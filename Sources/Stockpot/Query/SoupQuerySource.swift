@@ -8,7 +8,7 @@ import StockpotQuery
 /// One soup of a store state, for queries.
 struct SoupQuerySource: QueryableSoup {
     let soup: SoupState
-    let read: (_ soup: UInt32, _ id: Int64) throws(StockpotError) -> EntryRecord?
+    let reader: EntryReader
 
     var name: String { soup.name }
     var indexedFields: [(path: String, type: IndexType)] { soup.record.specs.map { ($0.path, $0.type) } }
@@ -41,7 +41,7 @@ struct SoupQuerySource: QueryableSoup {
         var values: [IndexValue] = []
         soup.entryIDs.forEach { entry in
             do {
-                guard let record = try read(soup.id, entry.id) else { return true }
+                guard let record = try reader.entry(soup: soup.id, id: entry.id) else { return true }
                 if created {
                     return body(entry.id, .integer(record.created))
                 }

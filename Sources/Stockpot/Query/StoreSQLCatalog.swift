@@ -10,13 +10,13 @@ struct StoreSQLCatalog: SQLCatalog {
     let read: (_ soup: UInt32, _ id: Int64) throws(StockpotError) -> EntryRecord?
 
     func soup(named name: String) -> (any SQLSoup)? {
-        state.soup(named: name).map { SoupQuerySource(soup: $0, read: read) }
+        state.soup(named: name).map { SoupQuerySource(soup: $0, reader: .closure(read)) }
     }
 
     var schemaVersion: UInt64? { state.schemaVersion }
 
     func soup(catalogID id: UInt32) -> (any SQLSoup)? {
-        state.soups[id].map { SoupQuerySource(soup: $0, read: read) }
+        state.soups[id].map { SoupQuerySource(soup: $0, reader: .closure(read)) }
     }
 }
 
@@ -37,7 +37,7 @@ extension SoupQuerySource: SQLSoup {
 
     func entryRecord(_ id: Int64) throws(QueryError) -> SQLEntryRecord? {
         do {
-            return try read(soup.id, id).map { SQLEntryRecord(document: $0.document, created: $0.created) }
+            return try reader.entry(soup: soup.id, id: id).map { SQLEntryRecord(document: $0.document, created: $0.created) }
         } catch {
             throw QueryError(error.code == .ioError ? .ioError : .corruption, error.message)
         }

@@ -143,6 +143,44 @@ struct StoreState: Sendable {
         return records
     }
 
+    /// ``storedEntries(soup:ids:)`` with the documents as slices of a few shared buffers
+    /// (`StorageView.valueSlices`): a page of documents read as one allocation.
+    func storedEntrySlices(soup: UInt32, ids: [Int64]) throws(StockpotError) -> [EntryRecordSlice?] {
+        let keyLength = 12
+        var keys = [UInt8](repeating: 0, count: ids.count * keyLength)
+        keys.withUnsafeMutableBytes { raw in
+            for (i, id) in ids.enumerated() {
+                raw.storeBytes(of: soup.bigEndian, toByteOffset: i * keyLength, as: UInt32.self)
+                raw.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: i * keyLength + 4, as: UInt64.self)
+            }
+        }
+        let read: Result<[ArraySlice<UInt8>?], StorageError> = keys.withUnsafeBytes { keys in
+            do throws(StorageError) {
+                return .success(try view.valueSlices(forKeys: keys, keyLength: keyLength))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let values: [ArraySlice<UInt8>?]
+        switch consume read {
+        case .success(let found): values = found
+        case .failure(let error): throw StockpotError(error)
+        }
+        var records: [EntryRecordSlice?] = []
+        records.reserveCapacity(values.count)
+        for (value, id) in zip(values, ids) {
+            guard let value else {
+                records.append(nil)
+                continue
+            }
+            guard let record = EntryRecordSlice(decoding: value) else {
+                throw StockpotError(.corruption, "The stored record of entry \(id) (soup id \(soup)) has an unknown layout.")
+            }
+            records.append(record)
+        }
+        return records
+    }
+
     /// The stored entry `id` of soup `soup`, if it exists in the engine view.
     func storedEntry(soup: UInt32, id: Int64) throws(StockpotError) -> EntryRecord? {
         // The key is built on the stack; the value and the error are carried out of the

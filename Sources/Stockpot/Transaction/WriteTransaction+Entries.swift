@@ -293,6 +293,17 @@ enum DocumentDecoding {
         }
         return .object(JSONObject(canonicalText: bytes))
     }
+
+    /// ``document(_:)`` for a document in a buffer shared with others (a query page's); the
+    /// value keeps that buffer alive.
+    ///
+    /// - Throws: `corruption` when the bytes are not even shaped like an object.
+    static func document(_ bytes: ArraySlice<UInt8>) throws(StockpotError) -> JSONValue {
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else {
+            throw StockpotError(.corruption, "A stored document is not a JSON object.")
+        }
+        return .object(JSONObject(canonicalText: bytes))
+    }
 }
 
 extension WriteTransaction {
@@ -301,9 +312,9 @@ extension WriteTransaction {
     ///
     /// - Throws: `soup_not_found`, `invalid_query`.
     public func deleteFirstPage(of spec: QuerySpec, in soupName: String) throws(StockpotError) {
-        let runner = QueryRunner(state: state) { soup, id throws(StockpotError) in
+        let runner = QueryRunner(state: state, reader: .closure { soup, id throws(StockpotError) in
             try self.entryRecord(soup: soup, id: id)
-        }
+        })
         let (_, order) = try runner.results(of: spec, in: soupName)
         try delete(order.ids(from: 0, length: spec.pageSize), from: soupName)
     }

@@ -60,6 +60,31 @@ public struct StorageView: Sendable {
         return values
     }
 
+    /// What ``values(forKeys:keyLength:)`` gives, as slices of a few shared buffers instead of
+    /// an array per value: a page of query results made of one allocation rather than one per
+    /// row. Every record is verified and decompressed as ``value(for:)`` does. A slice keeps
+    /// the whole buffer it is part of alive (about 16 KiB).
+    ///
+    /// - Precondition: `keyLength` is at least 1 and divides `keys.count` (programmer error).
+    /// - Throws: `corruption` when a stored record does not verify; `ioError` when a read fails.
+    package func valueSlices(forKeys keys: UnsafeRawBufferPointer, keyLength: Int) throws(StorageError) -> [ArraySlice<UInt8>?] {
+        precondition(keyLength >= 1 && keys.count % keyLength == 0, "StorageView.valueSlices: keys are not of keyLength bytes")
+        let count = keys.count / keyLength
+        var reader = ValueReader(version: version)
+        var locations: [KeyLocation?] = []
+        locations.reserveCapacity(count)
+        for i in 0..<count {
+            let location = version.keys.location(for: UnsafeRawBufferPointer(rebasing: keys[i * keyLength..<(i + 1) * keyLength]))
+            if let location { reader.prefetch(location) }
+            locations.append(location)
+        }
+        var chunks = ValueChunks(count: count)
+        for (position, location) in locations.enumerated() {
+            if let location { try reader.appendValue(at: location, position: position, to: &chunks) }
+        }
+        return chunks.finish()
+    }
+
     /// Whether `key` has a value, without reading it.
     public func contains(_ key: [UInt8]) -> Bool {
         version.keys.location(for: key) != nil
@@ -117,16 +142,19 @@ struct ValueReader {
     /// a read that follows, so that the memory latencies of several records overlap. Does
     /// nothing for a segment that is not mapped or not open.
     mutating func prefetch(_ location: KeyLocation) {
-        guard (try? segment(of: location)) != nil, let region else { return }
+        // `select` returns nothing and the mapping's bytes are read in place: a hint takes no
+        // reference (a retain and a release are atomic operations on shared objects).
+        guard (try? select(location)) != nil, let bytes = region?.bytes else { return }
         let offset = Int(location.offset)
         let length = Int(location.length)
-        guard offset <= region.bytes.count - length, let base = region.bytes.baseAddress else { return }
+        guard offset <= bytes.count - length, let base = bytes.baseAddress else { return }
         CacheLines.prefetch(base + offset, count: length)
     }
 
-    /// The open segment `location` points into (kept, with its mapping, for the next read).
-    private mutating func segment(of location: KeyLocation) throws(StorageError) -> SegmentFile {
-        if location.segment == segmentNumber, let cached = self.segment { return cached }
+    /// Makes the open segment `location` points into, with its mapping, the reader's current
+    /// one (kept for the next read).
+    private mutating func select(_ location: KeyLocation) throws(StorageError) {
+        if location.segment == segmentNumber, self.segment != nil { return }
         guard let file = version.segments.file(numbered: UInt64(location.segment)) else {
             throw .corruption(
                 "The key directory points into segment \(location.segment), which is not open.",
@@ -135,7 +163,14 @@ struct ValueReader {
         segmentNumber = location.segment
         self.segment = file
         region = file.mappedRegion
-        return file
+    }
+
+    /// The open segment `location` points into (kept, with its mapping, for the next read).
+    private mutating func segment(of location: KeyLocation) throws(StorageError) -> SegmentFile {
+        if location.segment == segmentNumber, let cached = self.segment { return cached }
+        try select(location)
+        guard let segment else { preconditionFailure("ValueReader.select left no segment") }
+        return segment
     }
 
     /// The value `location` points to; `corruption` naming the segment and offset when its
@@ -178,15 +213,86 @@ struct ValueReader {
         }
     }
 
+    /// Writes the value `location` points to into `chunks` as value `position` of the batch;
+    /// the same checks and errors as ``value(at:)``.
+    mutating func appendValue(at location: KeyLocation, position: Int, to chunks: inout ValueChunks) throws(StorageError) {
+        let segment = try segment(of: location)
+        let offset = Int(location.offset)
+        let length = Int(location.length)
+        if let bytes = region?.bytes, offset <= bytes.count - length, let base = bytes.baseAddress {
+            CacheLines.prefetch(base + offset, count: length)
+        }
+        // Writes a value held in the record and returns nil, or returns where a blob is.
+        func body(_ header: RecordHeader, _ key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> BlobReference? {
+            switch header.tag {
+            case .put:
+                guard header.flags.contains(.compressed) else {
+                    chunks.reserve(stored.count)
+                    let start = chunks.buffer.count
+                    chunks.append(stored)
+                    chunks.finishValue(at: position, from: start)
+                    return nil
+                }
+                let originalLength = header.originalLength
+                chunks.reserve(originalLength)
+                let start = chunks.buffer.count
+                let decoded = try decompress(stored, header: header, file: segment.path, offset: offset, appendingTo: &chunks.buffer)
+                guard decoded else {
+                    throw .corruption("A compressed value does not decompress to its recorded length.", file: segment.path, offset: offset)
+                }
+                chunks.finishValue(at: position, from: start)
+                return nil
+            case .putBlob:
+                guard let reference = BlobReference(decoding: stored) else {
+                    throw .corruption("A blob reference does not decode.", file: segment.path, offset: offset)
+                }
+                return reference
+            case .delete:
+                throw .corruption("The key directory points at a delete record.", file: segment.path, offset: offset)
+            }
+        }
+        let blob: BlobReference?
+        if let region {
+            blob = try segment.withRecord(at: offset, length: length, in: region, body)
+        } else {
+            blob = try segment.withRecord(at: offset, length: length, body)
+        }
+        guard let blob else { return }
+        let value = try BlobStore(directory: version.directory, fileSystem: version.fileSystem).read(blob)
+        chunks.reserve(value.count)
+        let start = chunks.buffer.count
+        value.withUnsafeBytes { chunks.append($0) }
+        chunks.finishValue(at: position, from: start)
+    }
+
     /// What a put record holds: the value, or where its blob file is.
     private enum RecordPayload {
         case value([UInt8])
         case blob(BlobReference)
     }
 
+    /// Decompresses `stored` onto the end of `output`; false (with `output` as it was) when it
+    /// does not decode to the header's length.
     private mutating func decompress(
-        _ stored: UnsafeRawBufferPointer, header: RecordHeader, file: String, offset: Int
-    ) throws(StorageError) -> [UInt8] {
+        _ stored: UnsafeRawBufferPointer, header: RecordHeader, file: String, offset: Int, appendingTo output: inout [UInt8]
+    ) throws(StorageError) -> Bool {
+        try loadDictionary(for: header, file: file, offset: offset)
+        let length = header.originalLength
+        if let dictionary { return dictionary.decompress(stored, originalLength: length, appendingTo: &output) }
+        guard length >= 1 else { return false }
+        let start = output.count
+        ValueChunks.appendZeros(length, to: &output)
+        let decoded = output.withUnsafeMutableBytes { buffer in
+            LZ4Codec.decompress(
+                stored, originalLength: length, dictionary: UnsafeRawBufferPointer(start: nil, count: 0),
+                into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+        }
+        if !decoded { output.removeLast(length) }
+        return decoded
+    }
+
+    /// Makes `dictionary` the one `header` names (kept for the next record that names it).
+    private mutating func loadDictionary(for header: RecordHeader, file: String, offset: Int) throws(StorageError) {
         if header.dictionaryID != dictionaryID {
             dictionary = nil
             dictionaryID = 0
@@ -199,6 +305,12 @@ struct ValueReader {
                 dictionaryID = header.dictionaryID
             }
         }
+    }
+
+    private mutating func decompress(
+        _ stored: UnsafeRawBufferPointer, header: RecordHeader, file: String, offset: Int
+    ) throws(StorageError) -> [UInt8] {
+        try loadDictionary(for: header, file: file, offset: offset)
         let length = header.originalLength
         let output =
             if let dictionary {

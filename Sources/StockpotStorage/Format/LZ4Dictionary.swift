@@ -87,6 +87,34 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
         return output
     }
 
+    /// Decompresses `input` (compressed against this dictionary) onto the end of `output`;
+    /// false, with `output` as it was, when it does not decode to exactly `originalLength`
+    /// bytes. The same checks and modes as ``decompressed(_:originalLength:)``, for callers
+    /// that lay several values back to back in one buffer.
+    package func decompress(_ input: UnsafeRawBufferPointer, originalLength: Int, appendingTo output: inout [UInt8]) -> Bool {
+        guard let source = input.baseAddress, originalLength >= 1, input.count <= Int(Int32.max) else { return false }
+        guard originalLength <= Self.scratchValueCapacity, prefixLength > 0 else {
+            let start = output.count
+            output.append(contentsOf: repeatElement(0, count: originalLength))
+            let decoded = output.withUnsafeMutableBytes { buffer in
+                LZ4Codec.decompress(
+                    input, originalLength: originalLength, dictionary: bytes,
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+            }
+            if !decoded { output.removeLast(originalLength) }
+            return decoded
+        }
+        let scratch = takeScratch()
+        defer { returnScratch(scratch) }
+        let prefix = prefixLength
+        let decoded = LZ4_decompress_safe_usingDict(
+            source.assumingMemoryBound(to: CChar.self), (scratch + prefix).assumingMemoryBound(to: CChar.self),
+            Int32(input.count), Int32(originalLength), scratch.assumingMemoryBound(to: CChar.self), Int32(prefix))
+        guard Int(decoded) == originalLength else { return false }
+        output.append(contentsOf: UnsafeRawBufferPointer(start: scratch + prefix, count: originalLength))
+        return true
+    }
+
     private func takeScratch() -> UnsafeMutableRawPointer {
         if let address = scratchPool.withLock({ $0.popLast() }), let scratch = UnsafeMutableRawPointer(bitPattern: address) {
             return scratch

@@ -1,6 +1,7 @@
-// Reads of many keys in one call (`StorageView.values(forKeys:keyLength:)`, used for pages of
-// query results): the same answers as one point read per key, from mapped sealed segments,
-// the active segment, blobs and missing keys alike; damage found as point reads find it.
+// Reads of many keys in one call (`StorageView.values(forKeys:keyLength:)` and `valueSlices`,
+// used for pages of query results): the same answers as one point read per key, from mapped
+// sealed segments, the active segment, blobs and missing keys alike; damage found as point
+// reads find it.
 
 import Foundation
 import Testing
@@ -67,6 +68,35 @@ import Testing
             #expect(value == (try view.value(for: key)))
         }
         #expect(try view.values(forKeys: UnsafeRawBufferPointer(start: nil, count: 0), keyLength: 4).isEmpty)
+
+        // The same values as slices of shared buffers: equal bytes, and far fewer buffers
+        // than values (each slice's buffer is found from its first element's address).
+        let slices = try packed(keys).withUnsafeBytes { try view.valueSlices(forKeys: $0, keyLength: keys[0].count) }
+        #expect(slices.map { $0.map { Array($0) } } == batchValues)
+        var buffers = Set<UnsafeRawPointer>()
+        for slice in slices.compactMap({ $0 }) {
+            slice.withUnsafeBytes { buffers.insert($0.baseAddress! - slice.startIndex) }
+        }
+        let present = slices.compactMap { $0 }.count
+        #expect(buffers.count * 4 < present, "\(buffers.count) buffers for \(present) values")
+        #expect(try view.valueSlices(forKeys: UnsafeRawBufferPointer(start: nil, count: 0), keyLength: 4).isEmpty)
+    }
+
+    @Test func valueSlicesStartABufferWhenTheNextValueDoesNotFit() {
+        var chunks = ValueChunks(count: 4)
+        let small = [UInt8](repeating: 7, count: ValueChunks.chunkCapacity / 2 + 100)
+        let large = [UInt8](repeating: 9, count: ValueChunks.chunkCapacity * 2)
+        for (position, value) in [small, small, large].enumerated() {
+            chunks.reserve(value.count)
+            let start = chunks.buffer.count
+            value.withUnsafeBytes { chunks.append($0) }
+            chunks.finishValue(at: position, from: start)
+        }
+        let slices = chunks.finish()
+        #expect(slices.map { $0.map { Array($0) } } == [small, small, large, nil])
+        // Each value in a buffer of its own: two values of over half a buffer do not fit in
+        // one (the allocator rounds a buffer up by a few bytes, not by a hundred).
+        #expect(slices[0]!.startIndex == 0 && slices[1]!.startIndex == 0 && slices[2]!.startIndex == 0)
     }
 
     /// About 150 bits of the first segment (sealed, so mapped) flipped, one at a time, at an odd
@@ -95,6 +125,8 @@ import Testing
                 let view = engine.view()
                 let values = try keyBytes.withUnsafeBytes { try view.values(forKeys: $0, keyLength: keys[0].count) }
                 #expect(values == keys.map { model[$0] }, "bit \(bit): a flipped value was returned")
+                let slices = try keyBytes.withUnsafeBytes { try view.valueSlices(forKeys: $0, keyLength: keys[0].count) }
+                #expect(slices.map { $0.map { Array($0) } } == values, "bit \(bit): slices differ from values")
             } catch let error as StorageError {
                 #expect(error.code == .corruption, "bit \(bit): \(error)")
                 detections += 1
