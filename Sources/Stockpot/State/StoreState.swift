@@ -102,21 +102,29 @@ struct StoreState: Sendable {
         lastSchemaVersion.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
+    /// Bytes of an entry's engine key: the soup id, then the entry id (both big-endian).
+    private static let entryKeyLength = 12
+
+    /// The engine keys of entries `ids` of soup `soup`, packed back to back for a batch read.
+    private static func entryKeys(soup: UInt32, ids: [Int64]) -> [UInt8] {
+        var keys = [UInt8](repeating: 0, count: ids.count * entryKeyLength)
+        keys.withUnsafeMutableBytes { raw in
+            for (i, id) in ids.enumerated() {
+                raw.storeBytes(of: soup.bigEndian, toByteOffset: i * entryKeyLength, as: UInt32.self)
+                raw.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: i * entryKeyLength + 4, as: UInt64.self)
+            }
+        }
+        return keys
+    }
+
     /// The stored entries `ids` of soup `soup`, in the order of `ids` (`nil` for an id not in
     /// the engine view): what ``storedEntry(soup:id:)`` gives for each, read as one batch so
     /// that the records' memory latencies overlap (a page of query results).
     func storedEntries(soup: UInt32, ids: [Int64]) throws(StockpotError) -> [EntryRecord?] {
-        let keyLength = 12
-        var keys = [UInt8](repeating: 0, count: ids.count * keyLength)
-        keys.withUnsafeMutableBytes { raw in
-            for (i, id) in ids.enumerated() {
-                raw.storeBytes(of: soup.bigEndian, toByteOffset: i * keyLength, as: UInt32.self)
-                raw.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: i * keyLength + 4, as: UInt64.self)
-            }
-        }
+        let keys = Self.entryKeys(soup: soup, ids: ids)
         let read: Result<[[UInt8]?], StorageError> = keys.withUnsafeBytes { keys in
             do throws(StorageError) {
-                return .success(try view.values(forKeys: keys, keyLength: keyLength))
+                return .success(try view.values(forKeys: keys, keyLength: Self.entryKeyLength))
             } catch {
                 return .failure(error)
             }
@@ -146,17 +154,10 @@ struct StoreState: Sendable {
     /// ``storedEntries(soup:ids:)`` with the documents as slices of a few shared buffers
     /// (`StorageView.valueSlices`): a page of documents read as one allocation.
     func storedEntrySlices(soup: UInt32, ids: [Int64]) throws(StockpotError) -> [EntryRecordSlice?] {
-        let keyLength = 12
-        var keys = [UInt8](repeating: 0, count: ids.count * keyLength)
-        keys.withUnsafeMutableBytes { raw in
-            for (i, id) in ids.enumerated() {
-                raw.storeBytes(of: soup.bigEndian, toByteOffset: i * keyLength, as: UInt32.self)
-                raw.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: i * keyLength + 4, as: UInt64.self)
-            }
-        }
+        let keys = Self.entryKeys(soup: soup, ids: ids)
         let read: Result<[ArraySlice<UInt8>?], StorageError> = keys.withUnsafeBytes { keys in
             do throws(StorageError) {
-                return .success(try view.valueSlices(forKeys: keys, keyLength: keyLength))
+                return .success(try view.valueSlices(forKeys: keys, keyLength: Self.entryKeyLength))
             } catch {
                 return .failure(error)
             }

@@ -33,10 +33,13 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
     /// PostgreSQL's commit_delay), since a committer woken by an fsync would otherwise lead the
     /// next one alone at once. A lone committer decays it to 0 and never waits.
     private var concurrency = 0
-    /// A committer is holding back its fsync for other committers' batches: the next
-    /// committer to arrive syncs at once, for both (it is already running; the one holding
-    /// back is asleep and would take a wake-up to start).
+    /// A committer is holding back its fsync for other committers' batches: the committer
+    /// whose batch completes the group syncs at once, for all of them (it is already running;
+    /// the one holding back is asleep and would take a wake-up to start).
     private var holdingBack = false
+    /// Batches the last fsync made durable: about how many committers are active, so the
+    /// group a committer holds back for.
+    private var lastGroup = 1
     /// How long the last fsync took, in nanoseconds: the delay is a fraction of it.
     private var lastSyncNanoseconds: UInt64 = 0
     /// Fsyncs run by leaders so far.
@@ -101,25 +104,27 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
         var heldBack = false
         while durable < end {
             if let failure { throw failure }
-            if syncing {
+            // Another committer holds back for a group this batch does not complete: it (or the
+            // batch that completes the group) runs the fsync.
+            if syncing || (holdingBack && pending.count < groupSize) {
                 condition.wait()
                 continue
             }
             guard let handle = activeHandle else {
                 throw StorageError(.closed, "The store was closed before the batch was durable.")
             }
-            if concurrency > 0, !heldBack, !holdingBack {
-                // Up to half the last fsync's time, at most 1 ms, for another committer's
-                // batch; that committer then runs the fsync for both.
+            if concurrency > 0, !heldBack, !holdingBack, pending.count < groupSize {
+                // Up to half the last fsync's time, at most 1 ms, for the other committers'
+                // batches; the committer whose batch completes the group runs the fsync.
                 heldBack = true
                 holdingBack = true
                 let delay = min(lastSyncNanoseconds / 2, 1_000_000)
                 let deadline = Date(timeIntervalSinceNow: Double(delay) / 1e9)
-                let before = appended
-                while appended == before, !syncing, durable < end, Date() < deadline {
+                while pending.count < groupSize, !syncing, durable < end, Date() < deadline {
                     _ = condition.wait(until: deadline)
                 }
                 holdingBack = false
+                if pending.count < groupSize { condition.broadcast() }  // waiters of the group run it
                 continue
             }
             syncing = true
@@ -143,12 +148,18 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
                     .poisoned, "An fsync failed, so the store refuses writes until it is reopened: \(outcome.message)",
                     file: outcome.file, errno: outcome.errno)
             } else {
+                let before = pending.count
                 advanceDurable(to: target)
+                lastGroup = max(1, before - pending.count)
             }
             condition.broadcast()
         }
         if let failure, durable < end { throw failure }
     }
+
+    /// The batches a committer holding back waits for: as many as the last fsync covered, and
+    /// at least one besides its own.
+    private var groupSize: Int { max(2, lastGroup) }
 
     /// Fsyncs the active segment now (for the interval timer), publishing what it covers.
     func syncNow() throws(StorageError) {

@@ -39,15 +39,8 @@ public struct StorageView: Sendable {
     /// - Throws: `corruption` when a stored record does not verify; `ioError` when a read fails.
     package func values(forKeys keys: UnsafeRawBufferPointer, keyLength: Int) throws(StorageError) -> [[UInt8]?] {
         precondition(keyLength >= 1 && keys.count % keyLength == 0, "StorageView.values: keys are not of keyLength bytes")
-        let count = keys.count / keyLength
         var reader = ValueReader(version: version)
-        var locations: [KeyLocation?] = []
-        locations.reserveCapacity(count)
-        for i in 0..<count {
-            let location = version.keys.location(for: UnsafeRawBufferPointer(rebasing: keys[i * keyLength..<(i + 1) * keyLength]))
-            if let location { reader.prefetch(location) }
-            locations.append(location)
-        }
+        let locations = lookUpAndPrefetch(keys, keyLength: keyLength, reader: &reader)
         var values: [[UInt8]?] = []
         values.reserveCapacity(count)
         for location in locations {
@@ -71,6 +64,20 @@ public struct StorageView: Sendable {
         precondition(keyLength >= 1 && keys.count % keyLength == 0, "StorageView.valueSlices: keys are not of keyLength bytes")
         let count = keys.count / keyLength
         var reader = ValueReader(version: version)
+        let locations = lookUpAndPrefetch(keys, keyLength: keyLength, reader: &reader)
+        var chunks = ValueChunks(count: count)
+        for (position, location) in locations.enumerated() {
+            if let location { try reader.appendValue(at: location, position: position, to: &chunks) }
+        }
+        return chunks.finish()
+    }
+
+    /// The first pass of a batch read: each key's record location (`nil` when it has no
+    /// value), its record's cache lines asked for as it is found.
+    private func lookUpAndPrefetch(
+        _ keys: UnsafeRawBufferPointer, keyLength: Int, reader: inout ValueReader
+    ) -> [KeyLocation?] {
+        let count = keys.count / keyLength
         var locations: [KeyLocation?] = []
         locations.reserveCapacity(count)
         for i in 0..<count {
@@ -78,11 +85,7 @@ public struct StorageView: Sendable {
             if let location { reader.prefetch(location) }
             locations.append(location)
         }
-        var chunks = ValueChunks(count: count)
-        for (position, location) in locations.enumerated() {
-            if let location { try reader.appendValue(at: location, position: position, to: &chunks) }
-        }
-        return chunks.finish()
+        return locations
     }
 
     /// Whether `key` has a value, without reading it.

@@ -74,17 +74,12 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
         guard originalLength <= Self.scratchValueCapacity, prefixLength > 0 else {
             return LZ4Codec.decompress(input, originalLength: originalLength, dictionary: bytes)
         }
-        let scratch = takeScratch()
-        defer { returnScratch(scratch) }
-        let prefix = prefixLength
-        let decoded = LZ4_decompress_safe_usingDict(
-            source.assumingMemoryBound(to: CChar.self), (scratch + prefix).assumingMemoryBound(to: CChar.self),
-            Int32(input.count), Int32(originalLength), scratch.assumingMemoryBound(to: CChar.self), Int32(prefix))
-        guard Int(decoded) == originalLength else { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(originalLength)
-        output.append(contentsOf: UnsafeRawBufferPointer(start: scratch + prefix, count: originalLength))
-        return output
+        return decodedInScratch(source, input.count, originalLength: originalLength) { decoded in
+            var output = [UInt8]()
+            output.reserveCapacity(originalLength)
+            output.append(contentsOf: decoded)
+            return output
+        }
     }
 
     /// Decompresses `input` (compressed against this dictionary) onto the end of `output`;
@@ -104,15 +99,26 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
             if !decoded { output.removeLast(originalLength) }
             return decoded
         }
+        return decodedInScratch(source, input.count, originalLength: originalLength) { decoded in
+            output.append(contentsOf: decoded)
+        } != nil
+    }
+
+    /// Decodes `input` (`inputCount` bytes at `source`) in a scratch buffer right after the
+    /// dictionary's prefix (LZ4's prefix mode) and hands `body` the decoded bytes, valid only
+    /// inside it; nil when they are not exactly `originalLength` bytes.
+    @inline(__always)
+    private func decodedInScratch<R>(
+        _ source: UnsafeRawPointer, _ inputCount: Int, originalLength: Int, _ body: (UnsafeRawBufferPointer) -> R
+    ) -> R? {
         let scratch = takeScratch()
         defer { returnScratch(scratch) }
         let prefix = prefixLength
         let decoded = LZ4_decompress_safe_usingDict(
             source.assumingMemoryBound(to: CChar.self), (scratch + prefix).assumingMemoryBound(to: CChar.self),
-            Int32(input.count), Int32(originalLength), scratch.assumingMemoryBound(to: CChar.self), Int32(prefix))
-        guard Int(decoded) == originalLength else { return false }
-        output.append(contentsOf: UnsafeRawBufferPointer(start: scratch + prefix, count: originalLength))
-        return true
+            Int32(inputCount), Int32(originalLength), scratch.assumingMemoryBound(to: CChar.self), Int32(prefix))
+        guard Int(decoded) == originalLength else { return nil }
+        return body(UnsafeRawBufferPointer(start: scratch + prefix, count: originalLength))
     }
 
     private func takeScratch() -> UnsafeMutableRawPointer {
