@@ -124,7 +124,9 @@ final class CommitCoordinator: @unchecked Sendable {  // every field is guarded 
                     _ = condition.wait(until: deadline)
                 }
                 holdingBack = false
-                if pending.count < groupSize { condition.broadcast() }  // waiters of the group run it
+                // Committers that waited for this group re-check: the group may be short, or the
+                // store closed while holding back.
+                condition.broadcast()
                 continue
             }
             syncing = true

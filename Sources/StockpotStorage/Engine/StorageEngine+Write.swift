@@ -135,9 +135,10 @@ extension StorageEngine {
     }
 
     /// Cuts the active segment's preallocated zero bytes, before it is sealed or the store
-    /// closes (the caller fsyncs next). Nothing to do when preallocation is off.
+    /// closes (the caller fsyncs next). Nothing to do when the file was not extended (after
+    /// a failed preallocation its size is unknown, so it is cut).
     func cutPreallocation(_ state: inout WriterState) throws(StorageError) {
-        guard options.preallocationBytes > 0 else { return }
+        guard state.activePreallocatedEnd > state.activeEnd else { return }
         try state.active.handle.truncate(to: state.activeEnd)
         state.activePreallocatedEnd = 0
     }
