@@ -45,6 +45,9 @@ struct BenchOptions {
     /// Input bytes of the store `storage.open` builds; `nil` means the corpus once. Larger
     /// sizes repeat the corpus under new keys.
     var openBytes: Int?
+    /// Where the query fixture (both loaded stores of the query.* and sql.* workloads) is
+    /// kept across runs; `nil` means a scratch directory removed at exit.
+    var keptFixture: String?
 
     static let defaultSeed: UInt64 = 20_261_130
 
@@ -52,6 +55,7 @@ struct BenchOptions {
         USAGE: stockpot-bench [WORKLOAD ...] [--docs N] [--seed S] [--runs R] [--format text|json]
                              [--baseline-json stockpot|foundation]
                              [--sqlite-sync full|normal|off] [--open-bytes N]
+                             [--keep-fixture DIR]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
                stockpot-bench demo [--entries N] [--store PATH] [--seed S]   (see demo --help)
 
@@ -74,6 +78,10 @@ struct BenchOptions {
                               as SmartStore), normal or off.
           --open-bytes N      Input bytes of the store storage.open builds (default: the
                               corpus once; more repeats the corpus under new keys).
+          --keep-fixture DIR  Keep the query and sql workloads' loaded stores in DIR and
+                              reuse them in later runs of the same --docs and --seed
+                              (loading 1,000,000 entries takes minutes). The stores are
+                              checked as after a load; delete DIR to load afresh.
           --list              List workloads and exit.
           --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
                               query them back and report counts.
@@ -95,6 +103,8 @@ struct BenchOptions {
                 options.documentCount = try positiveInteger(after: argument, from: &remaining)
             case "--open-bytes":
                 options.openBytes = try positiveInteger(after: argument, from: &remaining)
+            case "--keep-fixture":
+                options.keptFixture = try value(after: argument, from: &remaining)
             case "--runs":
                 options.runs = try positiveInteger(after: argument, from: &remaining)
             case "--seed":

@@ -18,6 +18,12 @@ final class ScratchDirectory {
         path = String(cString: created)
     }
 
+    /// `path`, created when missing (with its parents): a directory the caller keeps.
+    init(kept path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        self.path = path
+    }
+
     /// `name` inside the directory.
     func file(_ name: String) -> String { path + "/" + name }
 

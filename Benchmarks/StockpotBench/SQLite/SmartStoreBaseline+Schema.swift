@@ -28,6 +28,20 @@ extension SmartStoreBaseline {
         }
     }
 
+    /// The table and columns of the soup an earlier ``registerSoup()`` made, checked against
+    /// ``indexSpecs``.
+    func registeredSoup() throws -> (table: String, columns: [String]) {
+        let id = try database.scalar("SELECT id FROM soup_attrs WHERE soupName = ?", binds: [.text(soupName)])
+        guard let id = id.integerValue else { throw BenchFailure("SQLite baseline: no soup \(soupName) in the kept database") }
+        let rows = try database.query(
+            "SELECT path, columnName, columnType FROM soup_index_map WHERE soupName = ? ORDER BY rowid", binds: [.text(soupName)])
+        let specs = rows.map { "\($0[0].textValue ?? ""):\($0[2].textValue ?? "")" }
+        guard specs == indexSpecs.map({ "\($0.path):\($0.type.rawValue)" }) else {
+            throw BenchFailure("SQLite baseline: soup \(soupName) in the kept database has specs \(specs)")
+        }
+        return ("TABLE_\(id)", rows.map { $0[1].textValue ?? "" })
+    }
+
     private func registerSoupInTransaction() throws -> (table: String, columns: [String]) {
         _ = try database.query("INSERT INTO soup_attrs (soupName) VALUES (?)", binds: [.text(soupName)])
         let table = "TABLE_\(database.lastInsertRowID)"

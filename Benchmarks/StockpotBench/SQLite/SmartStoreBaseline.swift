@@ -29,10 +29,11 @@ final class SmartStoreBaseline<Codec: SoupCodec> {
     var insertFTSStatement: SQLiteStatement?
     var getStatement: SQLiteStatement?
 
-    /// Opens `path` the way SmartStore does and registers `soupName` with `indexSpecs`.
+    /// Opens `path` the way SmartStore does and registers `soupName` with `indexSpecs`, or
+    /// with `existing`, takes the soup an earlier run registered there with the same specs.
     init(
         path: String, codec: Codec, soupName: String, indexSpecs: [SoupIndexSpec],
-        configuration: Configuration = Configuration()
+        configuration: Configuration = Configuration(), existing: Bool = false
     ) throws {
         database = try SQLiteDatabase(path: path)
         self.codec = codec
@@ -45,7 +46,7 @@ final class SmartStoreBaseline<Codec: SoupCodec> {
         }
         try database.execute("PRAGMA synchronous=\(configuration.synchronous)")
         try createMetaTables()
-        let (table, columns) = try registerSoup()
+        let (table, columns) = existing ? try registeredSoup() : try registerSoup()
         tableName = table
         columnNames = columns
         try prepareStatements()

@@ -1,8 +1,9 @@
 // The two loaded stores every query.* and sql.* workload times: a Stockpot store and a
 // SmartStore-shaped SQLite database holding the same corpus under the same entry ids, plus one
 // contact per account in a second soup, built once per run (loading is not timed: durability
-// .none and synchronous=OFF) and removed at exit.
+// .none and synchronous=OFF) and removed at exit, or kept for later runs (`--keep-fixture`).
 
+import Foundation
 import Stockpot
 
 /// A Stockpot store and the SQLite baseline, both holding the corpus in the query soup.
@@ -30,11 +31,14 @@ final class QueryFixture {
     let smartSQL: SmartStoreSmartSQL
     let documentCount: Int
     private let directory: ScratchDirectory
+    /// The files stay after the run (`--keep-fixture`).
+    private let kept: Bool
 
     private init(
         store: Store, baseline: SmartStoreBaseline<StockpotJSONCodec>,
-        contactsBaseline: SmartStoreBaseline<StockpotJSONCodec>, directory: ScratchDirectory, count: Int
+        contactsBaseline: SmartStoreBaseline<StockpotJSONCodec>, directory: ScratchDirectory, count: Int, kept: Bool
     ) {
+        self.kept = kept
         self.store = store
         self.baseline = baseline
         self.contactsBaseline = contactsBaseline
@@ -51,20 +55,35 @@ final class QueryFixture {
     /// SQLite through `insert(json:)`, 1,000 per transaction, `synchronous=OFF`. The contacts
     /// follow the accounts the same way on both sides. Both are checked (counts and a sample of
     /// documents) before any query is timed.
+    /// With `--keep-fixture DIR` both sides live in DIR and a later run of the same corpus
+    /// reopens them instead (checked the same way).
     static func load(in context: BenchContext) throws -> QueryFixture {
         let documents = context.storeDocuments
         let contacts = try ContactSoup.documents(accounts: documents, seed: context.storageSeed(60))
-        let directory = try ScratchDirectory(label: "query")
+        let kept = context.options.keptFixture
+        let directory = try kept.map { try ScratchDirectory(kept: $0) } ?? ScratchDirectory(label: "query")
+        let identity = "docs \(documents.count) seed \(context.options.seed)\n"
+        let marker = directory.file("loaded")
+        let reused = kept != nil && (try? String(contentsOfFile: marker, encoding: .utf8)) == identity
+        if kept != nil, !reused {
+            for name in ["loaded", "store", "smartstore.db", "smartstore.db-wal", "smartstore.db-shm"] {
+                try? FileManager.default.removeItem(atPath: directory.file(name))
+            }
+        }
         do {
             let storePath = directory.file("store")
-            var seconds = try StorageLoad.seconds {
-                let loader = try StoreLoad.newStore(at: storePath, specs: specs, durable: false)
-                try StoreLoad.ingest(documents, into: loader)
-                try loader.registerSoup(ContactSoup.name, indexSpecs: StoreSoups.stockpotSpecs(ContactSoup.indexSpecs))
-                try ingest(contacts, into: loader)
-                try loader.close()
+            if reused {
+                context.progress("query fixture: reusing the stores kept in \(directory.path)")
+            } else {
+                let seconds = try StorageLoad.seconds {
+                    let loader = try StoreLoad.newStore(at: storePath, specs: specs, durable: false)
+                    try StoreLoad.ingest(documents, into: loader)
+                    try loader.registerSoup(ContactSoup.name, indexSpecs: StoreSoups.stockpotSpecs(ContactSoup.indexSpecs))
+                    try ingest(contacts, into: loader)
+                    try loader.close()
+                }
+                context.progress("query fixture: Stockpot loaded \(documents.count) entries and as many contacts in \(Int(seconds)) s")
             }
-            context.progress("query fixture: Stockpot loaded \(documents.count) entries and as many contacts in \(Int(seconds)) s")
             let store = try Store.open(directory: storePath)
             let sample = StoreCheck.sample(documents.count)
             try StoreCheck.store("query fixture", store, documents: documents, sample: sample)
@@ -72,29 +91,35 @@ final class QueryFixture {
             guard storedContacts == contacts.count else {
                 throw BenchFailure("query fixture: Stockpot holds \(storedContacts) contacts; \(contacts.count) were written")
             }
+            let path = directory.file("smartstore.db")
+            let configuration = SmartStoreBaseline<StockpotJSONCodec>.Configuration(synchronous: "OFF", batchSize: StoreLoad.batchSize)
             var baseline: SmartStoreBaseline<StockpotJSONCodec>?
             var contactsBaseline: SmartStoreBaseline<StockpotJSONCodec>?
-            seconds = try StorageLoad.seconds {
-                let path = directory.file("smartstore.db")
-                baseline = try StoreLoad.newBaseline(at: path, codec: StockpotJSONCodec(), specs: specs, synchronous: "OFF")
-                try baseline!.insert(json: documents)
+            let seconds = try StorageLoad.seconds {
+                baseline = try SmartStoreBaseline(
+                    path: path, codec: StockpotJSONCodec(), soupName: StoreSoups.name, indexSpecs: specs,
+                    configuration: configuration, existing: reused)
+                if !reused { try baseline!.insert(json: documents) }
                 contactsBaseline = try SmartStoreBaseline(
                     path: path, codec: StockpotJSONCodec(), soupName: ContactSoup.name, indexSpecs: ContactSoup.indexSpecs,
-                    configuration: .init(synchronous: "OFF", batchSize: StoreLoad.batchSize))
-                try contactsBaseline!.insert(json: contacts)
+                    configuration: configuration, existing: reused)
+                if !reused { try contactsBaseline!.insert(json: contacts) }
             }
-            context.progress("query fixture: SQLite loaded \(documents.count) rows and as many contacts in \(Int(seconds)) s")
+            if !reused {
+                context.progress("query fixture: SQLite loaded \(documents.count) rows and as many contacts in \(Int(seconds)) s")
+            }
             try StoreCheck.baseline("query fixture", baseline!, documents: documents, sample: sample)
             guard try contactsBaseline!.count() == contacts.count else {
                 throw BenchFailure("query fixture: SQLite holds \(try contactsBaseline!.count()) contacts; \(contacts.count) were written")
             }
+            if kept != nil, !reused { try identity.write(toFile: marker, atomically: true, encoding: .utf8) }
             let fixture = QueryFixture(
                 store: store, baseline: baseline!, contactsBaseline: contactsBaseline!, directory: directory,
-                count: documents.count)
+                count: documents.count, kept: kept != nil)
             context.atFinish { fixture.close() }
             return fixture
         } catch {
-            directory.remove()
+            if kept == nil { directory.remove() }
             throw error
         }
     }
@@ -109,10 +134,10 @@ final class QueryFixture {
         }
     }
 
-    /// Closes the store and removes both sides' files.
+    /// Closes the store and removes both sides' files, unless they are kept.
     func close() {
         try? store.close()
-        directory.remove()
+        if !kept { directory.remove() }
     }
 }
 

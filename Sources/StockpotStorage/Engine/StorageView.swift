@@ -73,17 +73,14 @@ public struct StorageView: Sendable {
     }
 
     /// The first pass of a batch read: each key's record location (`nil` when it has no
-    /// value), its record's cache lines asked for as it is found.
+    /// value), found by one descent of the key directory for all of them, then every record's
+    /// cache lines asked for.
     private func lookUpAndPrefetch(
         _ keys: UnsafeRawBufferPointer, keyLength: Int, reader: inout ValueReader
     ) -> [KeyLocation?] {
-        let count = keys.count / keyLength
-        var locations: [KeyLocation?] = []
-        locations.reserveCapacity(count)
-        for i in 0..<count {
-            let location = version.keys.location(for: UnsafeRawBufferPointer(rebasing: keys[i * keyLength..<(i + 1) * keyLength]))
+        let locations = version.keys.locations(forKeys: keys, keyLength: keyLength)
+        for location in locations {
             if let location { reader.prefetch(location) }
-            locations.append(location)
         }
         return locations
     }

@@ -83,6 +83,36 @@ import StockpotStorage
     }
 
     @Test(arguments: 0..<4)
+    func batchLookupsGiveWhatSingleLookupsGive(run: Int) {
+        // Pages of 12-byte store keys (present, removed and never written, some repeated, in
+        // random order) looked up together, in trees of every depth as they grow and shrink.
+        let seed = 0xBA7C_0000 &+ UInt64(run)
+        let shape = Self.shapes[run % Self.shapes.count]
+        var rng = T.SplitMix64(seed: seed)
+        var directory = KeyDirectory(leafCapacity: shape.leaf, branchCapacity: shape.branch)
+        var model = T.Model()
+        let context = "seed \(seed), leaf \(shape.leaf), branch \(shape.branch)"
+        #expect(directory.locations(forKeys: UnsafeRawBufferPointer(start: nil, count: 0), keyLength: 12).isEmpty)
+        for step in 0..<3000 {
+            let key = T.spaceKey(UInt32(rng.below(3)), UInt64(rng.below(2000)))
+            if rng.below(4) < 3 {
+                let location = T.location(UInt64(step))
+                directory.setLocation(location, for: key)
+                model[key] = location
+            } else {
+                directory.removeLocation(for: key)
+                model[key] = nil
+            }
+            guard step % 150 == 0 else { continue }
+            let page = (0..<(1 + rng.below(120))).map { _ in T.spaceKey(UInt32(rng.below(4)), UInt64(rng.below(2200))) }
+            let packed = page.flatMap { $0 }
+            let found = packed.withUnsafeBytes { directory.locations(forKeys: $0, keyLength: 12) }
+            #expect(found == page.map { model[$0] }, "\(context), step \(step): a page of \(page.count) keys")
+            #expect(found == page.map { directory.location(for: $0) }, "\(context), step \(step)")
+        }
+    }
+
+    @Test(arguments: 0..<4)
     func longSharedPrefixesMatchTheModel(run: Int) {
         // Nodes whose keys share 3, 9, 17 or 70 bytes: the prefix head (up to 16 bytes), the
         // arena comparison past it, and hints past a prefix; tails are short, so many keys are
