@@ -75,6 +75,7 @@ extension StorageEngine {
     /// The upper layer saves its snapshot before calling this.
     public func close() throws(StorageError) {
         background.stop()
+        warmer.stop()
         let result = writer.withLock { (state) -> Result<Bool, StorageError> in
             guard !state.closed else { return .success(true) }
             state.closed = true

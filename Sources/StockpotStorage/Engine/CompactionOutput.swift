@@ -99,6 +99,7 @@ struct CompactionOutput {
         try flush()
         try file.handle.sync()
         file.seal(length: end)
+        engine.warmer.warm([file])
         try? engine.writeHints(hints, segment: file.number, length: end)
         finished.append(WrittenSegment(
             file: file,

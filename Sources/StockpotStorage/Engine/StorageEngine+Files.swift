@@ -29,6 +29,7 @@ extension StorageEngine {
         }
         let sealedEnd = LogPosition(segment: old.number, offset: state.activeEnd)
         old.seal(length: state.activeEnd)
+        warmer.warm([old])
         commits.markDurable(through: sealedEnd)
         releaseBlobsAwaitingSync(&state)
         let number = state.allocateFileNumber()

@@ -46,6 +46,8 @@ extension StorageEngine {
                 directory: directory, options: options, fileSystem: fileSystem, lock: lock,
                 state: state, version: version, recovery: recovery, report: opener.report)
             engine.startBackgroundWork()
+            // Newest first: recent entries are the likelier reads.
+            engine.warmer.warm(version.segments.files.values.sorted { $0.number > $1.number })
             return engine
         } catch {
             lock.release()

@@ -24,6 +24,8 @@ public final class StorageEngine: Sendable {
     let commits: CommitCoordinator
     let recovery: Mutex<Recovery?>
     let background: BackgroundWork
+    /// Enters sealed segments' cached pages into their mappings in the background.
+    let warmer: MappingWarmer
     /// Held while a compaction runs: one at a time.
     let compactionGate = Mutex(())
 
@@ -45,6 +47,7 @@ public final class StorageEngine: Sendable {
         self.writer = Mutex(state)
         self.recovery = Mutex(recovery)
         self.background = BackgroundWork()
+        self.warmer = MappingWarmer(enabled: options.warmMappings)
     }
 
     /// A consistent view of the store as of the newest visible commit.

@@ -28,6 +28,12 @@ public struct StorageOptions: Sendable, Hashable {
     public var maxDeadShare: Double = 0.5
     /// Whether compaction runs by itself in the background (it also runs on request).
     public var backgroundCompaction: Bool = true
+    /// Whether sealed segments' mappings are warmed in the background, after an open and
+    /// after each seal: the pages already in the page cache are entered into the mapping (no
+    /// disk read), so that a store just opened serves its first reads without page faults.
+    /// Those pages then count in the process's resident memory (shared with the page cache,
+    /// not extra memory). Linux only; elsewhere it does nothing.
+    public var warmMappings: Bool = true
     /// A key space gets a compression dictionary after this many bytes of its values.
     public var dictionaryTrainingBytes: Int = 256 << 10
     /// Size of a compression dictionary (at most 64 KiB, LZ4's window).

@@ -20,6 +20,43 @@ import Testing
         }
     }
 
+    @Test func warmingAMappingSparesItsFirstReadsThePageFaults() throws {
+        try withScratchDirectory(.real) { fixture in
+            // 8 MiB just written, so in the page cache: 2,048 pages, written a page at a time
+            // as a log is (one large write may be cached in large folios, which a fault maps
+            // whole).
+            let size = 8 << 20
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 / 4096 &* 31) }
+            let handle = try fixture.fileSystem.openFile(fixture.path("segment"), mode: .createNew)
+            for offset in stride(from: 0, to: size, by: 4096) { try handle.write(Array(bytes[offset..<offset + 4096]), at: offset) }
+            let expected = stride(from: 0, to: size, by: 4096).reduce(UInt64(0)) { $0 &+ UInt64(bytes[$1]) }
+            // This thread's minor faults while it reads one byte of every page.
+            func faultsReadingEveryPage(_ region: MappedRegion) -> Int {
+                var usage = rusage()
+                getrusage(Self.thisThread, &usage)
+                let before = usage.ru_minflt
+                var sum: UInt64 = 0
+                for offset in stride(from: 0, to: region.bytes.count, by: 4096) { sum &+= UInt64(region.bytes[offset]) }
+                getrusage(Self.thisThread, &usage)
+                #expect(sum == expected)
+                return usage.ru_minflt - before
+            }
+            let cold = try #require(handle.mapReadOnly(count: size))
+            let coldFaults = faultsReadingEveryPage(cold)
+            let warmed = try #require(handle.mapReadOnly(count: size))
+            warmed.mapResidentPages()
+            let warmFaults = faultsReadingEveryPage(warmed)
+            // The kernel maps at most 16 cached pages around a fault (fault-around).
+            #expect(coldFaults >= 2048 / 32, "cold mapping: \(coldFaults) faults")
+            #expect(warmFaults <= 4, "warmed mapping: \(warmFaults) faults (cold: \(coldFaults))")
+            handle.close()
+        }
+    }
+
+    /// `RUSAGE_THREAD` (1), which Glibc's module does not export: tests run in parallel, so
+    /// the process's count would include other tests' faults.
+    static let thisThread: Int32 = 1
+
     @Test func aLockIsReleasedWhenItsLastReferenceGoes() throws {
         try withScratchDirectory(.real) { fixture in
             func lockAndDrop() throws { _ = try RealFileSystem().lockFile(fixture.path("LOCK")) }
