@@ -21,20 +21,23 @@ extension KeyDirectory {
         guard let root, count > 0 else { return Array(repeating: nil, count: count) }
         func key(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: keys[i * keyLength..<(i + 1) * keyLength]) }
         // `self` holds the root, which holds every node, for the whole call: the descent reads
-        // blocks, with no node references counted.
-        var blocks = [KeyDirectoryNodeBlock](repeating: KeyDirectoryNodeBlock(root.block), count: count)
-        var descending = !blocks[0].isLeaf
-        while descending {
-            descending = false
-            for i in 0..<count where !blocks[i].isLeaf {
-                let child = blocks[i].childBlock(at: blocks[i].childIndex(for: key(i)))
-                child.prefetchSearchedBytes()
-                blocks[i] = child
-                descending = true
+        // blocks, with no node references counted. A page's blocks fit on the stack.
+        return withUnsafeTemporaryAllocation(of: KeyDirectoryNodeBlock.self, capacity: count) { blocks in
+            blocks.initialize(repeating: KeyDirectoryNodeBlock(root.block))
+            // Every leaf of a B+tree is at the same depth: all keys reach theirs together.
+            while !blocks[0].isLeaf {
+                for i in 0..<count {
+                    let child = blocks[i].childBlock(at: blocks[i].childIndex(for: key(i)))
+                    child.prefetchSearchedBytes()
+                    blocks[i] = child
+                }
             }
+            // A leaf's locations and keys are asked for once its header (their sizes) is in.
+            for i in 0..<count { blocks[i].prefetchLeafEntries() }
+            var locations: [KeyLocation?] = []
+            locations.reserveCapacity(count)
+            for i in 0..<count { locations.append(blocks[i].index(of: key(i)).map { blocks[i].location(at: $0) }) }
+            return locations
         }
-        // A leaf's locations and keys are asked for once its header (their sizes) is in.
-        for i in 0..<count { blocks[i].prefetchLeafEntries() }
-        return (0..<count).map { i in blocks[i].index(of: key(i)).map { blocks[i].location(at: $0) } }
     }
 }
