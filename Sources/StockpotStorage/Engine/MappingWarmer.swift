@@ -35,5 +35,10 @@ final class MappingWarmer: Sendable {
         stopped.store(true, ordering: .relaxed)
     }
 
+    /// Returns once everything queued so far is warmed (for tests).
+    func waitUntilIdle() {
+        queue.sync {}
+    }
+
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 }
