@@ -38,7 +38,7 @@ let package = Package(
             path: "Sources/StockpotStorage"),
 
         .target(
-            name: "StockpotIndex", dependencies: ["StockpotJSON", "CUTF8Proc"],
+            name: "StockpotIndex", dependencies: ["StockpotJSON", "CUTF8Proc", "CPrefetch"],
             path: "Sources/StockpotIndex"),
         .target(
             name: "StockpotQuery", dependencies: ["StockpotJSON", "StockpotIndex"],

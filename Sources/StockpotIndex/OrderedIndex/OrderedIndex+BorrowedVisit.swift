@@ -154,6 +154,7 @@ extension OrderedIndex {
         if node.isLeaf {
             return start < node.count ? try body(BorrowedIndexLeaf(node), start..<node.count) : true
         }
+        node.prefetchForPositionSearch()
         var child = 0
         var rest = start
         while rest >= node.childCounts[child] {
@@ -174,6 +175,7 @@ extension OrderedIndex {
         if node.isLeaf {
             return try body(BorrowedIndexLeaf(node), 0..<last + 1)
         }
+        node.prefetchForPositionSearch()
         var child = 0
         var rest = last
         while rest >= node.childCounts[child] {

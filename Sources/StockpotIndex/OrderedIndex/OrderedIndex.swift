@@ -85,8 +85,10 @@ package struct OrderedIndex: Sendable {
         // `self` holds the root, which holds every block, for the whole call; the descent goes
         // from block to block without touching node objects or reference counts.
         guard var block = root?.block else { return false }
+        block.prefetchForValueSearch()
         while !block.isLeaf {
             block = block.childBlock(at: block.countBefore(probe, inclusive: true))
+            block.prefetchForValueSearch()
         }
         let i = block.countBefore(probe, inclusive: false)
         return i < block.count && block.compare(at: i, to: probe) == 0
@@ -133,11 +135,13 @@ package struct OrderedIndex: Sendable {
     /// The number of entries before `probe` (`inclusive`: at or before it).
     func countBefore(_ probe: OrderedIndexProbe, inclusive: Bool) -> Int {
         guard var block = root?.block else { return 0 }
+        block.prefetchForValueSearch()
         var total = 0
         while !block.isLeaf {
             let child = block.countBefore(probe, inclusive: inclusive)
             total += block.entries(before: child)
             block = block.childBlock(at: child)
+            block.prefetchForValueSearch()
         }
         return total + block.countBefore(probe, inclusive: inclusive)
     }
@@ -155,6 +159,7 @@ package struct OrderedIndex: Sendable {
         guard position >= 0 && position < count, var block = root?.block else { return nil }
         var rest = position
         while !block.isLeaf {
+            block.prefetchForPositionSearch()
             let counts = block.childCounts
             var child = 0
             while rest >= counts[child] {
@@ -258,11 +263,13 @@ extension OrderedIndex {
                 slot = low
             } else {
                 var block = root
+                block.prefetchForValueSearch()
                 var total = 0
                 while !block.isLeaf {
                     let child = block.countBefore(probe, inclusive: false)
                     total += block.entries(before: child)
                     block = block.childBlock(at: child)
+                    block.prefetchForValueSearch()
                 }
                 (leaf, leafStart, slot) = (block, total, block.countBefore(probe, inclusive: false))
             }
