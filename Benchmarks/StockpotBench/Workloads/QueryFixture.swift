@@ -113,6 +113,7 @@ final class QueryFixture {
                 throw BenchFailure("query fixture: SQLite holds \(try contactsBaseline!.count()) contacts; \(contacts.count) were written")
             }
             if kept != nil, !reused { try identity.write(toFile: marker, atomically: true, encoding: .utf8) }
+            QuietDisk.settle()
             let fixture = QueryFixture(
                 store: store, baseline: baseline!, contactsBaseline: contactsBaseline!, directory: directory,
                 count: documents.count, kept: kept != nil)

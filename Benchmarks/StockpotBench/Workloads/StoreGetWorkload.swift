@@ -33,6 +33,7 @@ struct StoreGetWorkload: Workload {
         let store = try Store.open(directory: storePath)
         defer { try? store.close() }
         try StoreCheck.store(name, store, documents: documents, sample: ids.prefix(200))
+        QuietDisk.settle()
 
         let stockpot = try measure(context, ids) { id in
             try store.retrieve(json: [id], from: StoreSoups.name).first?.count ?? 0
@@ -110,6 +111,7 @@ struct StoreGetWorkload: Workload {
             at: directory.file("smartstore.db"), codec: codec, specs: StoreSoups.fiveKinds, synchronous: "OFF")
         try database.insert(json: documents)
         try StoreCheck.baseline(name, database, documents: documents, sample: ids.prefix(200))
+        QuietDisk.settle()
         var figures = try measure(context, ids) { id in try database.getJSON(id: id)?.count ?? 0 }
         figures.parsedMedian = try Stopwatch.medianOfMeasured(runs: context.options.runs) {
             try Self.medianMicroseconds(ids) { id in
