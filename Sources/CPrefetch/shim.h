@@ -10,4 +10,14 @@ static inline void stockpot_prefetch_read(const void *address) {
     __builtin_prefetch(address, 0, 3);
 }
 
+/// Asks for every 64-byte cache line of the `count` bytes from `start` (x86-64 and most ARM
+/// cores have 64-byte lines). A hint only, like the one above.
+static inline void stockpot_prefetch_lines(const void *start, long count) {
+    const char *line = (const char *)((unsigned long)start & ~63UL);
+    const char *end = (const char *)start + count;
+    for (; line < end; line += 64) {
+        __builtin_prefetch(line, 0, 3);
+    }
+}
+
 #endif

@@ -33,11 +33,6 @@ extension OrderedIndexBlock {
     }
 
     @inline(__always) private static func prefetch(_ start: UnsafeMutableRawPointer, bytes: Int) {
-        var line = Int(bitPattern: start) & ~63
-        let end = Int(bitPattern: start) + bytes
-        while line < end {
-            stockpot_prefetch_read(UnsafeRawPointer(bitPattern: line))
-            line += 64
-        }
+        stockpot_prefetch_lines(start, bytes)
     }
 }

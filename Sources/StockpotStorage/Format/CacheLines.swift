@@ -7,17 +7,8 @@ import CPrefetch
 /// Cache-line prefetch hints. A hint never faults and changes no result, so an address past
 /// the end of a buffer costs nothing but the hint; callers still pass only bytes they own.
 enum CacheLines {
-    /// The cache line size assumed (x86-64 and most ARM cores).
-    static let size = 64
-
     /// Asks for every cache line of `count` bytes from `start` to be loaded.
     @inline(__always) static func prefetch(_ start: UnsafeRawPointer, count: Int) {
-        let first = Int(bitPattern: start) & ~(size - 1)
-        let end = Int(bitPattern: start) + count
-        var line = first
-        while line < end {
-            stockpot_prefetch_read(UnsafeRawPointer(bitPattern: line))
-            line += size
-        }
+        stockpot_prefetch_lines(start, count)
     }
 }
