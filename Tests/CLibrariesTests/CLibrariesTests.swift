@@ -44,6 +44,26 @@ import Testing
         #expect(XXH3_64bits(a, a.count) != XXH3_64bits(b, b.count))
     }
 
+    #if arch(x86_64)
+        /// The checksum of every record goes through the runtime-dispatched entry point
+        /// (`Checksum.xxh3`): it must give the portable function's hash at every length, across
+        /// the short (up to 16), medium (up to 240) and long (stripes of 64 bytes) code paths.
+        @Test func dispatchedXXH3IsThePortableXXH3() {
+            var random = SystemRandomNumberGenerator()
+            let bytes = (0..<4_100).map { _ in UInt8.random(in: 0...255, using: &random) }
+            bytes.withUnsafeBytes { all in
+                for length in 0...all.count {
+                    for start in [0, 3] where start + length <= all.count {
+                        let input = UnsafeRawBufferPointer(rebasing: all[start..<start + length])
+                        let portable = XXH3_64bits(input.baseAddress, input.count)
+                        let dispatched = XXH3_64bits_dispatch(input.baseAddress, input.count)
+                        #expect(dispatched == portable, "length \(length) at offset \(start)")
+                    }
+                }
+            }
+        }
+    #endif
+
     @Test func utf8procFoldsCaseAndStripsMarks() throws {
         let input = Array("Élan".utf8)
         var folded: UnsafeMutablePointer<UInt8>? = nil

@@ -11,7 +11,14 @@ package enum Checksum {
     ///
     /// - Complexity: O(n) in the number of bytes.
     package static func xxh3(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        XXH3_64bits(bytes.baseAddress, bytes.count)
+        #if arch(x86_64)
+            // The library picks the widest vector unit at run time (the plain entry point is
+            // built for SSE2): the same hash, about half the instructions on an AVX2 CPU for a
+            // record of a few hundred bytes.
+            XXH3_64bits_dispatch(bytes.baseAddress, bytes.count)
+        #else
+            XXH3_64bits(bytes.baseAddress, bytes.count)
+        #endif
     }
 
     /// Returns the XXH3-64 of `bytes`.
