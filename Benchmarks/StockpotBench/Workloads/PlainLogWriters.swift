@@ -1,18 +1,19 @@
-// The machine's own answer to storage.group-commit's question, with no Stockpot code: threads
-// that append ~1 KB blocks to one shared log file, each with pwrite(2) into space
-// preallocated with posix_fallocate(3) and its own fdatasync(2), the way a commit reaches the
-// disk (docs/durability.md, "Commit a batch"), but with no coordination at all. What two such
-// writers get over one is what this disk gives concurrent syncs by itself.
+// The floor of a Stockpot commit, with no Stockpot code: ~1 KB blocks appended to a log file
+// with pwrite(2) into space preallocated 1 MiB at a time with posix_fallocate(3), each followed
+// by fdatasync(2), the way a commit reaches the disk (docs/durability.md, "Commit a batch").
+// storage.commit times single appends against a commit; storage.group-commit runs two threads
+// of them with no coordination at all, so what two such writers get over one is what this disk
+// gives concurrent syncs by itself.
 
 import Dispatch
 import Glibc
 import Synchronization
 
-/// A log file that writer threads append blocks to, each append synced on its own.
+/// A log file that one or more threads append blocks to, each append synced on its own.
 final class PlainLogWriters: Sendable {
     private let descriptor: Int32
     private let path: String
-    private let blockBytes: Int
+    private let block: [UInt8]
     /// The next append's offset and the bytes preallocated so far.
     private let tail = Mutex<(end: Int, allocated: Int)>((0, 0))
 
@@ -23,7 +24,7 @@ final class PlainLogWriters: Sendable {
             throw BenchFailure("open \(path): \(String(cString: strerror(errno)))")
         }
         self.path = path
-        self.blockBytes = blockBytes
+        block = (0..<blockBytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
     }
 
     deinit {
@@ -36,10 +37,9 @@ final class PlainLogWriters: Sendable {
         let failures = Mutex<[String]>([])
         let seconds = StorageLoad.seconds {
             DispatchQueue.concurrentPerform(iterations: threads) { _ in
-                let block = [UInt8](repeating: 0x5A, count: blockBytes)
                 for _ in 0..<appends {
                     do {
-                        try append(block)
+                        try appendAndSync()
                     } catch {
                         failures.withLock { $0.append("\(error)") }
                         return
@@ -52,8 +52,8 @@ final class PlainLogWriters: Sendable {
     }
 
     /// One append: a place at the end (preallocating 1 MiB more when needed, as the engine's
-    /// log does), the write, then the sync, outside any lock.
-    private func append(_ block: [UInt8]) throws {
+    /// log does), the write, then the sync, outside any lock. Safe from any thread.
+    func appendAndSync() throws {
         let offset = try tail.withLock { tail throws -> Int in
             let offset = tail.end
             tail.end += block.count

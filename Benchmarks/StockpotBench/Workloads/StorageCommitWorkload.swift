@@ -26,7 +26,7 @@ struct StorageCommitWorkload: Workload {
         let engine = try StorageEngine.open(directory: directory.path)  // durability .full
         defer { try? engine.close() }
         let probe = try FsyncProbe(path: directory.file("fsync-probe"))
-        let floor = try FsyncProbe(path: directory.file("fdatasync-probe"), preallocated: true)
+        let floor = try PlainLogWriters(path: directory.file("fdatasync-probe"))
 
         var counter: UInt64 = 0
         func commit() throws {
