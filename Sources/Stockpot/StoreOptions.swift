@@ -26,6 +26,10 @@ public struct StoreOptions: Sendable, Hashable {
     public var maxDeadShare = 0.5
     /// Whether compaction runs in the background when due (default true).
     public var backgroundCompaction = true
+    /// Bytes of decompressed documents kept in memory for reads that come back to them (a
+    /// document is kept from its second read within a short while, so one-off reads displace
+    /// nothing). Default 2 MiB, the size of SQLite's default page cache; 0 turns it off.
+    public var documentCacheBytes = 2 << 20
     /// Limits on names, paths and documents.
     public var limits = StoreLimits()
 
@@ -43,6 +47,7 @@ public struct StoreOptions: Sendable, Hashable {
         options.blobThreshold = blobThreshold
         options.maxDeadShare = maxDeadShare
         options.backgroundCompaction = backgroundCompaction
+        options.decodedValueCacheBytes = documentCacheBytes
         return options
     }
 }

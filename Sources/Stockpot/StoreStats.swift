@@ -36,6 +36,11 @@ public struct StoreStats: Sendable, Hashable {
     public var logBytesSinceSnapshot = 0
     /// Heap bytes of the engine's key directory (every entry's key and record location).
     public var keyDirectoryBytes = 0
+    /// Document reads the document cache answered, and those it did not, since the store
+    /// opened; and the bytes it holds now (see ``StoreOptions/documentCacheBytes``).
+    public var documentCacheHits = 0
+    public var documentCacheMisses = 0
+    public var documentCacheBytes = 0
     /// Index memory per soup, sorted by soup name.
     public var indexMemory: [SoupMemory] = []
 
@@ -71,6 +76,9 @@ extension Store {
         stats.segments = storage.segments
         stats.logBytesSinceSnapshot = storage.logBytesSinceSnapshot
         stats.keyDirectoryBytes = storage.keyDirectoryBytes
+        stats.documentCacheHits = storage.decodedCacheHits
+        stats.documentCacheMisses = storage.decodedCacheMisses
+        stats.documentCacheBytes = storage.decodedCacheBytes
         for name in state.soupNames {
             guard let soup = state.soup(named: name) else { continue }
             stats.entries += soup.count

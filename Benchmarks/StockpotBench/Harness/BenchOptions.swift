@@ -48,6 +48,9 @@ struct BenchOptions {
     /// Where the query fixture (both loaded stores of the query.* and sql.* workloads) is
     /// kept across runs; `nil` means a scratch directory removed at exit.
     var keptFixture: String?
+    /// `StoreOptions.documentCacheBytes` of the stores the read workloads open; `nil` means
+    /// the default.
+    var documentCacheBytes: Int?
 
     static let defaultSeed: UInt64 = 20_261_130
 
@@ -55,7 +58,7 @@ struct BenchOptions {
         USAGE: stockpot-bench [WORKLOAD ...] [--docs N] [--seed S] [--runs R] [--format text|json]
                              [--baseline-json stockpot|foundation]
                              [--sqlite-sync full|normal|off] [--open-bytes N]
-                             [--keep-fixture DIR]
+                             [--keep-fixture DIR] [--document-cache-bytes N]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
                stockpot-bench demo [--entries N] [--store PATH] [--seed S]   (see demo --help)
 
@@ -82,6 +85,10 @@ struct BenchOptions {
                               reuse them in later runs of the same --docs and --seed
                               (loading 1,000,000 entries takes minutes). The stores are
                               checked as after a load; delete DIR to load afresh.
+          --document-cache-bytes N
+                              Document cache of the stores that store.get and the
+                              query and sql workloads read (default: the store's, 2 MiB;
+                              0 turns it off).
           --list              List workloads and exit.
           --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
                               query them back and report counts.
@@ -105,6 +112,12 @@ struct BenchOptions {
                 options.openBytes = try positiveInteger(after: argument, from: &remaining)
             case "--keep-fixture":
                 options.keptFixture = try value(after: argument, from: &remaining)
+            case "--document-cache-bytes":
+                let text = try value(after: argument, from: &remaining)
+                guard let bytes = Int(text), bytes >= 0 else {
+                    throw UsageError(message: "--document-cache-bytes needs a byte count of 0 or more, got '\(text)'")
+                }
+                options.documentCacheBytes = bytes
             case "--runs":
                 options.runs = try positiveInteger(after: argument, from: &remaining)
             case "--seed":

@@ -84,7 +84,7 @@ final class QueryFixture {
                 }
                 context.progress("query fixture: Stockpot loaded \(documents.count) entries and as many contacts in \(Int(seconds)) s")
             }
-            let store = try Store.open(directory: storePath)
+            let store = try Store.open(directory: storePath, options: StoreLoad.readOptions(context))
             let sample = StoreCheck.sample(documents.count)
             try StoreCheck.store("query fixture", store, documents: documents, sample: sample)
             let storedContacts = try store.view().count(of: ContactSoup.name)

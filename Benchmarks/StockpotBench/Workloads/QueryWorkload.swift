@@ -47,6 +47,7 @@ struct QueryWorkload: Workload {
         for index in 0..<min(Self.warmUpCalls, queries.count) {
             results &+= UInt64(try sides.stockpot(index)) &+ UInt64(try sides.sqlite(index))
         }
+        let cacheBefore = try fixture.store.stats()
         var stockpot = [Double](), sqlite = [Double]()
         stockpot.reserveCapacity(queries.count)
         sqlite.reserveCapacity(queries.count)
@@ -60,6 +61,7 @@ struct QueryWorkload: Workload {
             }
         }
         Sink.consume(results)
+        let cacheAfter = try fixture.store.stats()
 
         let ours = Stopwatch.median(stockpot), theirs = Stopwatch.median(sqlite)
         let ratio = theirs / ours
@@ -69,7 +71,16 @@ struct QueryWorkload: Workload {
             note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
                 + String(format: "; %d queries, %d docs; p90 %.1f vs %.1f us", queries.count, fixture.documentCount,
                     Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
-                + String(format: "; mean %.1f rows or count", Double(results) / Double(2 * (queries.count + min(Self.warmUpCalls, queries.count)))))
+                + String(format: "; mean %.1f rows or count", Double(results) / Double(2 * (queries.count + min(Self.warmUpCalls, queries.count))))
+                + Self.cacheNote(before: cacheBefore, after: cacheAfter))
+    }
+
+    /// The share of the timed pass's document reads that Stockpot's document cache answered.
+    private static func cacheNote(before: StoreStats, after: StoreStats) -> String {
+        let hits = after.documentCacheHits - before.documentCacheHits
+        let reads = hits + after.documentCacheMisses - before.documentCacheMisses
+        guard reads > 0 else { return "; document cache off or unused" }
+        return String(format: "; document cache %.0f%% of %d reads", 100 * Double(hits) / Double(reads), reads)
     }
 
     /// ``calls`` scaled by 100,000 / `documents` above 100,000 documents (at least 50), so a

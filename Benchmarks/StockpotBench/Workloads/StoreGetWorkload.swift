@@ -30,7 +30,7 @@ struct StoreGetWorkload: Workload {
         let loader = try StoreLoad.newStore(at: storePath, specs: StoreSoups.fiveKinds, durable: false)
         try StoreLoad.ingest(documents, into: loader)
         try loader.close()
-        let store = try Store.open(directory: storePath)
+        let store = try Store.open(directory: storePath, options: StoreLoad.readOptions(context))
         defer { try? store.close() }
         try StoreCheck.store(name, store, documents: documents, sample: ids.prefix(200))
         QuietDisk.settle()

@@ -41,6 +41,14 @@ enum StoreLoad {
         return options
     }
 
+    /// The options a read workload opens its loaded store with: the defaults, with the
+    /// document cache of `--document-cache-bytes` when given.
+    static func readOptions(_ context: BenchContext) -> StoreOptions {
+        var options = StoreOptions()
+        if let bytes = context.options.documentCacheBytes { options.documentCacheBytes = bytes }
+        return options
+    }
+
     /// Opens a new store in `path` and registers the Account soup with `specs`.
     static func newStore(at path: String, specs: [SoupIndexSpec], durable: Bool) throws -> Store {
         let store = try Store.open(directory: path, options: options(durable: durable))

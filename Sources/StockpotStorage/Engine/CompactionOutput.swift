@@ -148,7 +148,8 @@ extension StorageEngine {
             for (number, entry) in usage { state.usage[number] = entry }
             let version = StorageVersion(
                 keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
-                sequence: state.nextSequence - 1, directory: directory, fileSystem: fileSystem)
+                sequence: state.nextSequence - 1, directory: directory, fileSystem: fileSystem,
+                valueCache: valueCache)
             current.publish(version)
         }
         // Views taken before the switch keep the old files open, so they can still read them.

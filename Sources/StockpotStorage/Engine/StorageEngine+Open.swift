@@ -41,7 +41,8 @@ extension StorageEngine {
             let (state, recovery) = try opener.run()
             let version = StorageVersion(
                 keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
-                sequence: state.nextSequence - 1, directory: directory, fileSystem: fileSystem)
+                sequence: state.nextSequence - 1, directory: directory, fileSystem: fileSystem,
+                valueCache: DecodedValueCache(capacityBytes: options.decodedValueCacheBytes))
             let engine = StorageEngine(
                 directory: directory, options: options, fileSystem: fileSystem, lock: lock,
                 state: state, version: version, recovery: recovery, report: opener.report)

@@ -21,6 +21,12 @@ public struct StorageStatistics: Sendable, Hashable {
     /// Syncs of the log that group commit ran since the engine opened (each covers every batch
     /// appended before it): durable commits divided by this is how many shared one sync.
     public var commitSyncs = 0
+    /// Reads of put records the decoded value cache answered, and those it did not, since the
+    /// engine opened (both 0 when the cache is off).
+    public var decodedCacheHits = 0
+    public var decodedCacheMisses = 0
+    /// Bytes of values the decoded value cache holds now.
+    public var decodedCacheBytes = 0
 
     /// Segment bytes that live keys need.
     public var liveBytes: Int { segmentBytes - deadBytes }
@@ -45,6 +51,11 @@ extension StorageEngine {
             statistics.keyDirectoryBytes = state.keys.approximateMemoryBytes
             statistics.logBytesSinceSnapshot = state.bytesSinceSnapshot
             statistics.commitSyncs = commits.syncCount
+            if let cache = valueCache?.statistics {
+                statistics.decodedCacheHits = cache.hits
+                statistics.decodedCacheMisses = cache.misses
+                statistics.decodedCacheBytes = cache.bytes
+            }
             return statistics
         }
         for name in try fileSystem.listDirectory(directory) {

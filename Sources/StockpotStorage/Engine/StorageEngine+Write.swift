@@ -112,7 +112,7 @@ extension StorageEngine {
         state.nextSequence = lastSequence + 1
         let version = StorageVersion(
             keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
-            sequence: lastSequence, directory: directory, fileSystem: fileSystem)
+            sequence: lastSequence, directory: directory, fileSystem: fileSystem, valueCache: valueCache)
         let end = LogPosition(segment: state.active.number, offset: state.activeEnd)
         commits.didAppend(end: end, version: version)
         return AppendedBatch(end: end, lastSequence: lastSequence, previous: previous, supersededBlobs: supersededBlobs)

@@ -28,6 +28,8 @@ public final class StorageEngine: Sendable {
     let warmer: MappingWarmer
     /// Held while a compaction runs: one at a time.
     let compactionGate = Mutex(())
+    /// Decompressed values read before (nil when `decodedValueCacheBytes` is 0).
+    let valueCache: DecodedValueCache?
 
     init(
         directory: String, options: StorageOptions, fileSystem: any FileSystem, lock: any FileLock,
@@ -38,6 +40,7 @@ public final class StorageEngine: Sendable {
         self.fileSystem = fileSystem
         self.lock = lock
         self.openReport = report
+        self.valueCache = version.valueCache
         let current = PublishedVersion(version)
         self.current = current
         self.commits = CommitCoordinator(

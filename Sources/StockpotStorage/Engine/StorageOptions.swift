@@ -40,6 +40,10 @@ public struct StorageOptions: Sendable, Hashable {
     public var dictionaryBytes: Int = 64 << 10
     /// Values shorter than this are stored uncompressed.
     public var minimumCompressedBytes: Int = 64
+    /// Bytes of decompressed values kept in memory for reads that come back to them (a value
+    /// is kept from its second read; see `DecodedValueCache`). 0 turns the cache off.
+    /// Default 2 MiB, the size of SQLite's default page cache.
+    public var decodedValueCacheBytes: Int = 2 << 20
 
     /// At close, an active segment at least this long is sealed (a segment roll, which writes
     /// its hint file), so that the next open does not scan it. Default 1 MiB.

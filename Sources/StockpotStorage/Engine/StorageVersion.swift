@@ -95,12 +95,14 @@ final class StorageVersion: Sendable {
     let sequence: UInt64
     let directory: String
     let fileSystem: any FileSystem
+    /// Decompressed values read before, shared by every version of the engine (nil: off).
+    let valueCache: DecodedValueCache?
     /// Removals that wait for this version (and every older one) to be released.
     private let removals = Mutex<[DeferredRemoval]>([])
 
     init(
         keys: KeyDirectory, segments: SegmentSet, dictionaries: DictionarySet, sequence: UInt64,
-        directory: String, fileSystem: any FileSystem
+        directory: String, fileSystem: any FileSystem, valueCache: DecodedValueCache?
     ) {
         self.keys = keys
         self.segments = segments
@@ -108,6 +110,7 @@ final class StorageVersion: Sendable {
         self.sequence = sequence
         self.directory = directory
         self.fileSystem = fileSystem
+        self.valueCache = valueCache
     }
 
     /// Keeps `removal` alive as long as this version is.

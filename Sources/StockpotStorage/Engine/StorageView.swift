@@ -176,6 +176,8 @@ struct ValueReader {
     /// The value `location` points to; `corruption` naming the segment and offset when its
     /// record does not verify or decompress.
     mutating func value(at location: KeyLocation) throws(StorageError) -> [UInt8] {
+        let cached = cachedValue(at: location)
+        if let value = cached.value { return value }
         let segment = try segment(of: location)
         let offset = Int(location.offset)
         let length = Int(location.length)
@@ -190,7 +192,9 @@ struct ValueReader {
             switch header.tag {
             case .put:
                 guard header.flags.contains(.compressed) else { return .value(Array(stored)) }
-                return .value(try decompress(stored, header: header, file: segment.path, offset: offset))
+                let value = try decompress(stored, header: header, file: segment.path, offset: offset)
+                if cached.lookup == .admit { version.valueCache?.insert(value, segment: location.segment, offset: location.offset) }
+                return .value(value)
             case .putBlob:
                 guard let reference = BlobReference(decoding: stored) else {
                     throw .corruption("A blob reference does not decode.", file: segment.path, offset: offset)
@@ -216,6 +220,14 @@ struct ValueReader {
     /// Writes the value `location` points to into `chunks` as value `position` of the batch;
     /// the same checks and errors as ``value(at:)``.
     mutating func appendValue(at location: KeyLocation, position: Int, to chunks: inout ValueChunks) throws(StorageError) {
+        let cached = cachedValue(at: location)
+        if let value = cached.value {
+            chunks.reserve(value.count)
+            let start = chunks.buffer.count
+            chunks.buffer.append(contentsOf: value)
+            chunks.finishValue(at: position, from: start)
+            return
+        }
         let segment = try segment(of: location)
         let offset = Int(location.offset)
         let length = Int(location.length)
@@ -240,6 +252,9 @@ struct ValueReader {
                 guard decoded else {
                     throw .corruption("A compressed value does not decompress to its recorded length.", file: segment.path, offset: offset)
                 }
+                if cached.lookup == .admit {
+                    version.valueCache?.insert(Array(chunks.buffer[start...]), segment: location.segment, offset: location.offset)
+                }
                 chunks.finishValue(at: position, from: start)
                 return nil
             case .putBlob:
@@ -263,6 +278,13 @@ struct ValueReader {
         let start = chunks.buffer.count
         value.withUnsafeBytes { chunks.append($0) }
         chunks.finishValue(at: position, from: start)
+    }
+
+    /// The decoded value cache's answer for the put record at `location` (a blob's record is
+    /// never cached: the blob file is read each time).
+    private func cachedValue(at location: KeyLocation) -> (value: [UInt8]?, lookup: DecodedValueCache.Lookup) {
+        guard location.kind == RecordTag.put.rawValue, let cache = version.valueCache else { return (nil, .skip) }
+        return cache.value(segment: location.segment, offset: location.offset, length: Int(location.length))
     }
 
     /// What a put record holds: the value, or where its blob file is.

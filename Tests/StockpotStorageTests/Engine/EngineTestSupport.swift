@@ -51,6 +51,7 @@ func openTestEngine(
     options.dictionaryBytes = 4 << 10
     options.backgroundCompaction = backgroundCompaction
     options.preallocationBytes = 4 << 10  // several extensions per segment
+    options.decodedValueCacheBytes = 64 << 10  // small: values are admitted and evicted
     return try StorageEngine.open(directory: directory, options: options, fileSystem: fileSystem)
 }
 

@@ -1,0 +1,203 @@
+// A small cache of decompressed values, so that rows read again (a list screen shown again,
+// the first page of a popular query) skip the checksum and LZ4 decode their record costs.
+// SmartStore's SQLite keeps recently read pages in its page cache (2 MB by default), and
+// RocksDB's block cache holds uncompressed blocks for the same reason. Design: docs/store.md,
+// "The decoded value cache".
+
+import Synchronization
+
+/// Decompressed values keyed by where their record lives (segment number, offset).
+///
+/// A record never changes once written and its place is never reused (segment numbers are
+/// never reused, offsets only grow), so an entry can never be stale: nothing is invalidated
+/// on writes, compaction or deletes; entries for records nobody points at age out.
+///
+/// - Admission: a value enters on its second miss within the doorkeeper's memory (a table of
+///   recently missed addresses), so a stream of one-off reads (random gets, a scan) costs a
+///   lookup each and displaces nothing.
+/// - Eviction: set-associative, least recently used within a set; the bytes held never exceed
+///   the capacity.
+///
+/// Thread-safe: one lock, held for a lookup (and its copy) or an insertion, never while a
+/// record is read or decoded.
+package final class DecodedValueCache: Sendable {
+    /// The most bytes of values held.
+    package let capacityBytes: Int
+    /// Values longer than this are never cached: one would push out dozens of documents.
+    package let largestValue: Int
+
+    private let state: Mutex<State>
+
+    /// What a lookup found.
+    package enum Lookup: Equatable {
+        /// The value is cached.
+        case hit
+        /// Not cached; the caller should ``insert(_:at:)`` the value once it has decoded it.
+        case admit
+        /// Not cached, and not to be inserted (its first miss, or too long).
+        case skip
+    }
+
+    /// Counters since the cache was made.
+    package struct Statistics: Sendable, Equatable {
+        package var hits = 0
+        package var misses = 0
+        package var insertions = 0
+        package var evictions = 0
+        /// Bytes of values held now.
+        package var bytes = 0
+        /// Values held now.
+        package var values = 0
+    }
+
+    /// A cache of at most `capacityBytes` bytes of values; nil when that is 0 or less (off).
+    package init?(capacityBytes: Int) {
+        guard capacityBytes > 0 else { return nil }
+        self.capacityBytes = capacityBytes
+        largestValue = max(1, capacityBytes / 64)
+        // One entry per 512 bytes of capacity, in sets of `ways`: room for twice as many
+        // typical (1 KB) documents as the bytes allow, so that smaller ones fill it too. An
+        // entry costs 24 bytes and two doorkeeper slots 16 (under 8% of the capacity).
+        let sets = max(1, (capacityBytes / 512 / State.ways).roundedUpToPowerOfTwo)
+        state = Mutex(State(sets: sets))
+    }
+
+    /// The cached value of the record at `segment`/`offset` (shared, not copied), or whether
+    /// to insert it once decoded; `length` is the record's length (a bound on the value's
+    /// is not known before it is decoded, so admission is decided again at insertion).
+    package func value(segment: UInt32, offset: UInt32, length: Int) -> (value: [UInt8]?, lookup: Lookup) {
+        let key = Self.key(segment, offset)
+        return state.withLock { state in
+            if let way = state.find(key) {
+                state.touch(way)
+                return (state.entries[way].value, .hit)
+            }
+            return (nil, state.missed(key, admissible: length <= largestValue) ? .admit : .skip)
+        }
+    }
+
+    /// Keeps `value`, the decoded value of the record at `segment`/`offset`, after a lookup
+    /// answered `.admit`.
+    package func insert(_ value: [UInt8], segment: UInt32, offset: UInt32) {
+        guard value.count <= largestValue else { return }
+        let key = Self.key(segment, offset)
+        state.withLock { state in state.insert(value, key: key, capacity: capacityBytes) }
+    }
+
+    /// The counters so far.
+    package var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// One word per record address; 0 is never a key (it marks an empty way).
+    private static func key(_ segment: UInt32, _ offset: UInt32) -> UInt64 {
+        UInt64(segment) << 32 | UInt64(offset) | 1 << 63
+    }
+}
+
+extension DecodedValueCache {
+    /// The entries and the doorkeeper, behind the cache's lock.
+    private struct State: ~Copyable {
+        static let ways = 8
+
+        struct Entry {
+            var key: UInt64 = 0
+            var lastUse: UInt64 = 0
+            var value: [UInt8] = []
+        }
+
+        /// `sets` runs of `ways` entries; a key lives in the set its hash picks.
+        var entries: [Entry]
+        /// Addresses missed once, each in the slot its hash picks (0 for none).
+        var doorkeeper: [UInt64]
+        let setShift: Int
+        let doorShift: Int
+        var clock: UInt64 = 0
+        var statistics = Statistics()
+
+        init(sets: Int) {
+            entries = Array(repeating: Entry(), count: sets * Self.ways)
+            // Twice as many remembered misses as entries: a page read twice within a few
+            // thousand other misses gets in.
+            let doorSlots = 2 * sets * Self.ways
+            doorkeeper = Array(repeating: 0, count: doorSlots)
+            setShift = 64 - sets.trailingZeroBitCount
+            doorShift = 64 - doorSlots.trailingZeroBitCount
+        }
+
+        /// Fibonacci hashing: the product's top bits spread nearby addresses apart.
+        private func mixed(_ key: UInt64) -> UInt64 { key &* 0x9E37_79B9_7F4A_7C15 }
+
+        private func firstWay(of key: UInt64) -> Int {
+            setShift == 64 ? 0 : Int(truncatingIfNeeded: mixed(key) >> UInt64(setShift)) * Self.ways
+        }
+
+        func find(_ key: UInt64) -> Int? {
+            let first = firstWay(of: key)
+            for way in first..<first + Self.ways where entries[way].key == key { return way }
+            return nil
+        }
+
+        mutating func touch(_ way: Int) {
+            clock &+= 1
+            entries[way].lastUse = clock
+            statistics.hits += 1
+        }
+
+        /// Records a miss of `key`; true when it was missed recently too (admit it now).
+        mutating func missed(_ key: UInt64, admissible: Bool) -> Bool {
+            statistics.misses += 1
+            guard admissible else { return false }
+            // A different multiplier's bits, so that keys sharing a set do not share a slot.
+            let slot = doorShift == 64 ? 0 : Int(truncatingIfNeeded: (key &* 0xC2B2_AE3D_27D4_EB4F) >> UInt64(doorShift))
+            if doorkeeper[slot] == key {
+                doorkeeper[slot] = 0
+                return true
+            }
+            doorkeeper[slot] = key
+            return false
+        }
+
+        mutating func insert(_ value: [UInt8], key: UInt64, capacity: Int) {
+            guard find(key) == nil else { return }  // another reader got there first
+            let first = firstWay(of: key)
+            var victim = first
+            for way in first..<first + Self.ways where entries[way].lastUse < entries[victim].lastUse {
+                victim = way
+            }
+            evict(victim)
+            // Over the byte budget: make room from this set, least recently used first; give
+            // up rather than hold more than the capacity.
+            while statistics.bytes + value.count > capacity {
+                guard let next = leastRecentlyUsedHeld(in: first) else { return }
+                evict(next)
+            }
+            clock &+= 1
+            entries[victim] = Entry(key: key, lastUse: clock, value: value)
+            statistics.bytes += value.count
+            statistics.values += 1
+            statistics.insertions += 1
+        }
+
+        private func leastRecentlyUsedHeld(in first: Int) -> Int? {
+            var found: Int?
+            for way in first..<first + Self.ways where entries[way].key != 0 {
+                if found.map({ entries[way].lastUse < entries[$0].lastUse }) ?? true { found = way }
+            }
+            return found
+        }
+
+        private mutating func evict(_ way: Int) {
+            guard entries[way].key != 0 else { return }
+            statistics.bytes -= entries[way].value.count
+            statistics.values -= 1
+            statistics.evictions += 1
+            entries[way] = Entry()
+        }
+    }
+}
+
+extension Int {
+    /// The smallest power of two at least `self` (1 for anything below 2).
+    fileprivate var roundedUpToPowerOfTwo: Int {
+        self <= 1 ? 1 : 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount)
+    }
+}
