@@ -57,8 +57,9 @@ struct ReplayChunk {
     /// The value at each location, in order, read on every core when there are enough.
     private static func values(at locations: [KeyLocation], in version: StorageVersion) -> [Result<[UInt8], StorageError>] {
         Parallel.mapParts(count: locations.count, minimumPerPart: parallelThreshold / 2) { range, results in
-            // Each part reads with its own reader: no lock or shared reference count per value.
-            var reader = ValueReader(version: version)
+            // Each part reads with its own reader: no lock or shared reference count per value
+            // (nor the decoded value cache's: a replay reads each record once).
+            var reader = ValueReader(version: version, usesCache: false)
             for index in range {
                 let location = locations[index]
                 results.set(index, Result { () throws(StorageError) in try reader.value(at: location) })

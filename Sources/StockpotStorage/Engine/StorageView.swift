@@ -134,8 +134,13 @@ struct ValueReader {
     private var dictionaryID: UInt16 = 0
     private var dictionary: LZ4Dictionary?
 
-    init(version: StorageVersion) {
+    /// Whether reads look in (and fill) the decoded value cache. A replay reads each record
+    /// once, on several threads: it would only contend for the cache's lock.
+    private let usesCache: Bool
+
+    init(version: StorageVersion, usesCache: Bool = true) {
         self.version = version
+        self.usesCache = usesCache
     }
 
     /// Asks for the lines of the record `location` points to, without reading it: a hint for
@@ -283,7 +288,7 @@ struct ValueReader {
     /// The decoded value cache's answer for the put record at `location` (a blob's record is
     /// never cached: the blob file is read each time).
     private func cachedValue(at location: KeyLocation) -> (value: [UInt8]?, lookup: DecodedValueCache.Lookup) {
-        guard location.kind == RecordTag.put.rawValue, let cache = version.valueCache else { return (nil, .skip) }
+        guard usesCache, location.kind == RecordTag.put.rawValue, let cache = version.valueCache else { return (nil, .skip) }
         return cache.value(segment: location.segment, offset: location.offset, length: Int(location.length))
     }
 

@@ -26,6 +26,27 @@ import Testing
         }
     }
 
+    /// Documents read again come from the document cache (and are the same documents); an
+    /// update is a new record, read afresh; with the cache off nothing is answered from it.
+    @Test(arguments: [StoreOptions().documentCacheBytes, 0])
+    func documentsReadAgainComeFromTheDocumentCache(cacheBytes: Int) throws {
+        try withTemporaryDirectory { directory in
+            var options = fastOptions()
+            options.documentCacheBytes = cacheBytes
+            let store = try Store.open(directory: directory, options: options)
+            defer { try? store.close() }
+            try store.registerSoup("people", indexSpecs: Self.specs)
+            let bio = JSONValue.string(String(repeating: "a long enough biography to be compressed ", count: 8))
+            let stored = try store.upsert([["name": "Ann", "age": 30, "bio": bio]], into: "people")
+            for _ in 0..<3 { #expect(try store.retrieve([1], from: "people") == stored) }
+            let hits = try store.stats().documentCacheHits
+            #expect(cacheBytes == 0 ? hits == 0 : hits >= 1)
+            let updated = try store.upsert([["_soupEntryId": 1, "name": "Ann", "age": 31, "bio": bio]], into: "people")
+            for _ in 0..<3 { #expect(try store.retrieve([1], from: "people") == updated) }
+            #expect(try store.stats().documentCacheBytes <= cacheBytes)
+        }
+    }
+
     @Test func idsAreNeverReusedAfterClearDeleteOrReopen() throws {
         try withTemporaryDirectory { directory in
             do {
