@@ -23,8 +23,8 @@ struct QueryWorkload: Workload {
     let name: String
     let summary: String
     let targetRatio: Double
-    /// Queries timed per side at up to 100,000 documents; larger corpora make fewer (see
-    /// ``callCount(documents:)``).
+    /// Queries timed per side, at every corpus size, unless the warm-up shows they would take
+    /// longer than ``timedSecondsBudget`` (see ``timedCount(calls:secondsPerCall:)``).
     let calls: Int
     /// Mixed into the run's seed, so each workload draws its own keys.
     let salt: UInt64
@@ -39,19 +39,23 @@ struct QueryWorkload: Workload {
     func run(in context: BenchContext) throws -> BenchResult {
         let fixture = try context.queryFixture()
         var keys = QueryKeys(documents: context.storeDocuments, seed: context.storageSeed(salt))
-        let queries = try make(&keys, callCount(documents: fixture.documentCount), fixture.documentCount)
+        let queries = try make(&keys, calls, fixture.documentCount)
         let sides = try QuerySides(fixture: fixture, calls: queries, parser: context.options.baselineJSON)
         try sides.crossCheck(name, calls: Array(0..<queries.count).filter { $0 % max(1, queries.count / Self.checkedCalls) == 0 })
 
         var results: UInt64 = 0
-        for index in 0..<min(Self.warmUpCalls, queries.count) {
+        let warmUpCount = min(Self.warmUpCalls, queries.count)
+        let warmUpStart = MonotonicClock.nanoseconds()
+        for index in 0..<warmUpCount {
             results &+= UInt64(try sides.stockpot(index)) &+ UInt64(try sides.sqlite(index))
         }
+        let secondsPerCall = Double(MonotonicClock.nanoseconds() &- warmUpStart) / 1e9 / Double(max(1, warmUpCount))
+        let timed = queries.prefix(Self.timedCount(calls: queries.count, secondsPerCall: secondsPerCall))
         let cacheBefore = try fixture.store.stats()
         var stockpot = [Double](), sqlite = [Double]()
-        stockpot.reserveCapacity(queries.count)
-        sqlite.reserveCapacity(queries.count)
-        for index in queries.indices {
+        stockpot.reserveCapacity(timed.count)
+        sqlite.reserveCapacity(timed.count)
+        for index in timed.indices {
             // Alternate which side goes first, so neither always runs after the other.
             for side in index % 2 == 0 ? [0, 1] : [1, 0] {
                 let start = MonotonicClock.nanoseconds()
@@ -69,9 +73,9 @@ struct QueryWorkload: Workload {
             workload: name, unit: .microsecondsPerOperation, stockpot: ours, baseline: theirs,
             baselineName: "SmartStore SQLite, " + (context.options.baselineJSON == .foundation ? "Foundation" : "StockpotJSON"),
             note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
-                + String(format: "; %d queries, %d docs; p90 %.1f vs %.1f us", queries.count, fixture.documentCount,
+                + String(format: "; %d queries, %d docs; p90 %.1f vs %.1f us", timed.count, fixture.documentCount,
                     Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
-                + String(format: "; mean %.1f rows or count", Double(results) / Double(2 * (queries.count + min(Self.warmUpCalls, queries.count))))
+                + String(format: "; mean %.1f rows or count", Double(results) / Double(2 * (timed.count + warmUpCount)))
                 + Self.cacheNote(before: cacheBefore, after: cacheAfter))
     }
 
@@ -83,10 +87,18 @@ struct QueryWorkload: Workload {
         return String(format: "; document cache %.0f%% of %d reads", 100 * Double(hits) / Double(reads), reads)
     }
 
-    /// ``calls`` scaled by 100,000 / `documents` above 100,000 documents (at least 50), so a
-    /// run at 1,000,000 entries does not take ten times as long per workload.
-    func callCount(documents: Int) -> Int {
-        documents <= 100_000 ? calls : max(min(calls, 50), calls * 100_000 / documents)
+    /// Both sides' timed queries together should take at most this long.
+    static let timedSecondsBudget = 30.0
+
+    /// How many of `calls` queries to time when one (both sides) takes `secondsPerCall`: all
+    /// of them when they fit ``timedSecondsBudget``, else as many as fit (at least 50). The
+    /// same queries are timed at every corpus size unless the baseline's side gets too slow
+    /// (a full-table scan at 1,000,000 entries), so that a cache warmed by earlier queries is
+    /// as warm at every size.
+    static func timedCount(calls: Int, secondsPerCall: Double) -> Int {
+        guard secondsPerCall > 0 else { return calls }
+        let fitting = Int(timedSecondsBudget / secondsPerCall)
+        return min(calls, max(fitting, min(calls, 50)))
     }
 
     private static func percentile(_ samples: [Double], _ fraction: Double) -> Double {

@@ -9,8 +9,8 @@ struct SQLWorkload: Workload {
     let name: String
     let summary: String
     let targetRatio: Double
-    /// Calls timed per side at up to 100,000 documents; larger corpora make fewer (see
-    /// ``QueryWorkload/callCount(documents:)``).
+    /// Calls timed per side at up to 100,000 documents; larger corpora make
+    /// `calls * 100,000 / documents` of them (at least 10).
     let calls: Int
     /// Mixed into the run's seed, so each workload draws its own keys.
     let salt: UInt64
