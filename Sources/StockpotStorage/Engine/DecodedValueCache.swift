@@ -57,8 +57,9 @@ package final class DecodedValueCache: Sendable {
         largestValue = max(1, capacityBytes / 64)
         // One entry per 512 bytes of capacity, in sets of `ways`: room for twice as many
         // typical (1 KB) documents as the bytes allow, so that smaller ones fill it too. An
-        // entry costs 24 bytes and two doorkeeper slots 16 (under 8% of the capacity).
-        let sets = max(1, (capacityBytes / 512 / State.ways).roundedUpToPowerOfTwo)
+        // entry costs 24 bytes and two doorkeeper slots 16 (under 8% of the capacity), made
+        // at once: past 128 MiB the entries stop growing (at most 262,144, 10 MiB).
+        let sets = min(State.maximumSets, max(1, (capacityBytes / 512 / State.ways).roundedUpToPowerOfTwo))
         state = Mutex(State(sets: sets))
     }
 
@@ -97,6 +98,7 @@ extension DecodedValueCache {
     /// The entries and the doorkeeper, behind the cache's lock.
     private struct State: ~Copyable {
         static let ways = 8
+        static let maximumSets = 1 << 15
 
         struct Entry {
             var key: UInt64 = 0

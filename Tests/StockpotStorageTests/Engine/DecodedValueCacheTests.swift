@@ -40,6 +40,15 @@ import Testing
         #expect(DecodedValueCache(capacityBytes: -1) == nil)
     }
 
+    /// Any capacity a caller passes opens (the bookkeeping is made up front, so it is capped).
+    @Test func aHugeCapacityStillOpens() throws {
+        let cache = try #require(DecodedValueCache(capacityBytes: Int.max))
+        _ = cache.value(segment: 1, offset: 8, length: 100)
+        #expect(cache.value(segment: 1, offset: 8, length: 100).lookup == .admit)
+        cache.insert([1, 2, 3], segment: 1, offset: 8)
+        #expect(cache.value(segment: 1, offset: 8, length: 100).value == [1, 2, 3])
+    }
+
     @Test func valuesPastTheLimitAreNeverKept() throws {
         let cache = try #require(DecodedValueCache(capacityBytes: 64 << 10))
         #expect(cache.largestValue == 1024)
