@@ -32,12 +32,22 @@ extension KeyDirectory {
                     blocks[i] = child
                 }
             }
-            // A leaf's locations and keys are asked for once its header (their sizes) is in.
-            for i in 0..<count { blocks[i].prefetchLeafEntries() }
-            var locations: [KeyLocation?] = []
-            locations.reserveCapacity(count)
-            for i in 0..<count { locations.append(blocks[i].index(of: key(i)).map { blocks[i].location(at: $0) }) }
-            return locations
+            // The leaves' slots were asked for on the way down: each key's candidate entry
+            // comes from them, and only that entry's key and location are asked for (a few
+            // lines, where a whole leaf's records and arena are fifty).
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { candidates in
+                for i in 0..<count {
+                    let candidate = blocks[i].candidate(for: key(i))
+                    blocks[i].prefetchEntry(at: candidate)
+                    candidates.initializeElement(at: i, to: candidate)
+                }
+                var locations: [KeyLocation?] = []
+                locations.reserveCapacity(count)
+                for i in 0..<count {
+                    locations.append(blocks[i].index(of: key(i), from: candidates[i]).map { blocks[i].location(at: $0) })
+                }
+                return locations
+            }
         }
     }
 }

@@ -128,9 +128,20 @@ extension KeyDirectoryNodeBlock {
     /// The index of `probe` in this leaf, or `nil`. Needs no prefix check: a probe without the
     /// prefix gets some position whose full comparison then fails.
     @inline(__always) func index(of probe: UnsafeRawBufferPointer) -> Int? {
+        index(of: probe, from: candidate(for: probe))
+    }
+
+    /// Where `probe`'s search in this leaf reads keys from: the first slot whose hint is not
+    /// below the probe's (read from the slots alone).
+    @inline(__always) func candidate(for probe: UnsafeRawBufferPointer) -> Int {
+        hintRank(Self.hint(of: probe, prefixLength: prefixLength))
+    }
+
+    /// ``index(of:)`` with the candidate from ``candidate(for:)``.
+    @inline(__always) func index(of probe: UnsafeRawBufferPointer, from candidate: Int) -> Int? {
         let used = count
         let hint = Self.hint(of: probe, prefixLength: prefixLength)
-        var i = hintRank(hint)
+        var i = candidate
         while i < used && self.hint(at: i) == hint {
             let order = compare(probe, withKeyAt: i)
             if order == 0 { return i }

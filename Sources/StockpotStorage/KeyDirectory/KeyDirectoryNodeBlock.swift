@@ -183,6 +183,15 @@ struct KeyDirectoryNodeBlock {
         CacheLines.prefetch(base, count: KeyDirectoryNodeBlock.headerSize + 8 * 64)
     }
 
+    /// Asks for the key and the location record of leaf entry `i` (when there is one): what a
+    /// lookup that found `i` from the slots reads next.
+    @inline(__always) func prefetchEntry(at i: Int) {
+        guard i < count else { return }
+        CacheLines.prefetch(locations + KeyDirectoryNodeBlock.locationSize * i, count: KeyDirectoryNodeBlock.locationSize)
+        let start = self.start(at: i)
+        CacheLines.prefetch(arena + start, count: end(at: i) - start)
+    }
+
     /// Asks for a leaf's location records and (up to 2 KiB of) its arena, which a lookup needs
     /// once the slots give it an index: fetched while the slots are scanned, not after.
     @inline(__always) func prefetchLeafEntries() {
