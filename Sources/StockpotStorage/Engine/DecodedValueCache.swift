@@ -68,12 +68,24 @@ package final class DecodedValueCache: Sendable {
     /// is not known before it is decoded, so admission is decided again at insertion).
     package func value(segment: UInt32, offset: UInt32, length: Int) -> (value: [UInt8]?, lookup: Lookup) {
         let key = Self.key(segment, offset)
-        return state.withLock { state in
-            if let way = state.find(key) {
-                state.touch(way)
-                return (state.entries[way].value, .hit)
+        return state.withLock { state in state.probe(key, admissible: length <= largestValue) }
+    }
+
+    /// A record to look up: where it is and its length.
+    package struct Address {
+        package var segment: UInt32
+        package var offset: UInt32
+        package var length: Int
+    }
+
+    /// ``value(segment:offset:length:)`` for each address (`.skip` for `nil`), under one lock:
+    /// a page of query results asks once.
+    package func values(at addresses: [Address?]) -> [(value: [UInt8]?, lookup: Lookup)] {
+        state.withLock { state in
+            addresses.map { address in
+                guard let address else { return (nil, .skip) }
+                return state.probe(Self.key(address.segment, address.offset), admissible: address.length <= largestValue)
             }
-            return (nil, state.missed(key, admissible: length <= largestValue) ? .admit : .skip)
         }
     }
 
@@ -130,6 +142,15 @@ extension DecodedValueCache {
 
         private func firstWay(of key: UInt64) -> Int {
             setShift == 64 ? 0 : Int(truncatingIfNeeded: mixed(key) >> UInt64(setShift)) * Self.ways
+        }
+
+        /// The value held for `key`, or whether to keep it once decoded (see `Lookup`).
+        mutating func probe(_ key: UInt64, admissible: Bool) -> (value: [UInt8]?, lookup: Lookup) {
+            if let way = find(key) {
+                touch(way)
+                return (entries[way].value, .hit)
+            }
+            return (nil, missed(key, admissible: admissible) ? .admit : .skip)
         }
 
         func find(_ key: UInt64) -> Int? {

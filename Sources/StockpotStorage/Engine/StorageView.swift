@@ -64,10 +64,23 @@ public struct StorageView: Sendable {
         precondition(keyLength >= 1 && keys.count % keyLength == 0, "StorageView.valueSlices: keys are not of keyLength bytes")
         let count = keys.count / keyLength
         var reader = ValueReader(version: version)
-        let locations = lookUpAndPrefetch(keys, keyLength: keyLength, reader: &reader)
+        let locations = version.keys.locations(forKeys: keys, keyLength: keyLength)
+        // The cache is asked about the whole page at once (one lock), and the lines of what
+        // each value is read from, cached bytes or record, are asked for before any is read.
+        let cached = reader.cachedValues(at: locations)
+        for (location, probe) in zip(locations, cached) {
+            guard let location else { continue }
+            if let value = probe.value {
+                value.withUnsafeBytes { bytes in
+                    if let base = bytes.baseAddress { CacheLines.prefetch(base, count: bytes.count) }
+                }
+            } else {
+                reader.prefetch(location)
+            }
+        }
         var chunks = ValueChunks(count: count)
         for (position, location) in locations.enumerated() {
-            if let location { try reader.appendValue(at: location, position: position, to: &chunks) }
+            if let location { try reader.appendValue(at: location, position: position, to: &chunks, cached: cached[position]) }
         }
         return chunks.finish()
     }
@@ -224,8 +237,9 @@ struct ValueReader {
 
     /// Writes the value `location` points to into `chunks` as value `position` of the batch;
     /// the same checks and errors as ``value(at:)``.
-    mutating func appendValue(at location: KeyLocation, position: Int, to chunks: inout ValueChunks) throws(StorageError) {
-        let cached = cachedValue(at: location)
+    mutating func appendValue(
+        at location: KeyLocation, position: Int, to chunks: inout ValueChunks, cached: CachedValue
+    ) throws(StorageError) {
         if let value = cached.value {
             chunks.reserve(value.count)
             let start = chunks.buffer.count
@@ -285,11 +299,24 @@ struct ValueReader {
         chunks.finishValue(at: position, from: start)
     }
 
+    /// What the decoded value cache holds for a record: its value, or whether to keep it.
+    typealias CachedValue = (value: [UInt8]?, lookup: DecodedValueCache.Lookup)
+
     /// The decoded value cache's answer for the put record at `location` (a blob's record is
     /// never cached: the blob file is read each time).
-    private func cachedValue(at location: KeyLocation) -> (value: [UInt8]?, lookup: DecodedValueCache.Lookup) {
+    private func cachedValue(at location: KeyLocation) -> CachedValue {
         guard usesCache, location.kind == RecordTag.put.rawValue, let cache = version.valueCache else { return (nil, .skip) }
         return cache.value(segment: location.segment, offset: location.offset, length: Int(location.length))
+    }
+
+    /// ``cachedValue(at:)`` for each of `locations` (`.skip` for `nil`), under one lock.
+    func cachedValues(at locations: [KeyLocation?]) -> [CachedValue] {
+        guard usesCache, let cache = version.valueCache else { return Array(repeating: (nil, .skip), count: locations.count) }
+        let addresses = locations.map { location -> DecodedValueCache.Address? in
+            guard let location, location.kind == RecordTag.put.rawValue else { return nil }
+            return DecodedValueCache.Address(segment: location.segment, offset: location.offset, length: Int(location.length))
+        }
+        return cache.values(at: addresses)
     }
 
     /// What a put record holds: the value, or where its blob file is.

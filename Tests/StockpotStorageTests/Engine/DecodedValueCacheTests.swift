@@ -35,6 +35,26 @@ import Testing
         #expect(statistics.values == 1)
     }
 
+    /// A page's lookups at once give what one lookup each gives, in order, and count alike.
+    @Test func aPageOfLookupsAnswersAsSingleLookups() throws {
+        let cache = try #require(DecodedValueCache(capacityBytes: 1 << 20))
+        let kept = Self.value(segment: 2, offset: 640, length: 300)
+        _ = cache.value(segment: 2, offset: 640, length: 200)
+        _ = cache.value(segment: 2, offset: 640, length: 200)
+        cache.insert(kept, segment: 2, offset: 640)
+        _ = cache.value(segment: 2, offset: 1280, length: 200)  // missed once: admitted next
+        let page = cache.values(at: [
+            .init(segment: 2, offset: 640, length: 200), nil, .init(segment: 2, offset: 1280, length: 200),
+            .init(segment: 2, offset: 1920, length: 200), .init(segment: 2, offset: 2560, length: 1 << 20),
+        ])
+        #expect(page.map(\.lookup) == [.hit, .skip, .admit, .skip, .skip])
+        #expect(page[0].value == kept)
+        #expect(page.dropFirst().allSatisfy { $0.value == nil })
+        let statistics = cache.statistics
+        #expect(statistics.hits == 1)
+        #expect(statistics.misses == 3 + 3)
+    }
+
     @Test func aZeroCapacityIsNoCache() {
         #expect(DecodedValueCache(capacityBytes: 0) == nil)
         #expect(DecodedValueCache(capacityBytes: -1) == nil)
