@@ -1,6 +1,7 @@
 // The process's resident memory, from /proc/self/statm (second field, in pages), and glibc's
 // malloc_trim, so that freed heap memory is handed back before a reading.
 
+import Foundation  // FileHandle.standardError; trimmingCharacters
 import Glibc
 
 /// Readings of this process's resident set size.
@@ -25,9 +26,37 @@ enum ResidentMemory {
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
     }
 
-    /// Resident bytes after trimming the heap.
+    /// Resident bytes after trimming the heap. With `STOCKPOT_BENCH_SMAPS` set in the
+    /// environment, also prints where they are (``residentByMapping()``) on standard error.
     static func trimmedBytes() -> Int {
         trim()
+        if getenv("STOCKPOT_BENCH_SMAPS") != nil {
+            let parts = residentByMapping().map { "\($0.kind) \($0.kilobytes / 1024) MB" }
+            FileHandle.standardError.write(Data(("resident: " + parts.joined(separator: ", ") + "\n").utf8))
+        }
         return bytes()
+    }
+
+    /// Resident kilobytes by kind of mapping (`/proc/self/smaps`): the heap, thread stacks,
+    /// other anonymous memory, and file mappings, largest first. A diagnostic for store.memory.
+    static func residentByMapping() -> [(kind: String, kilobytes: Int)] {
+        guard let file = fopen("/proc/self/smaps", "r") else { return [] }
+        defer { fclose(file) }
+        var totals: [String: Int] = [:]
+        var kind = "anonymous"
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(cString: line)
+            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), first.first?.isHexDigit == true {
+                // A mapping's header: "start-end perms offset dev inode [path]".
+                let path = fields.count >= 6 ? fields[5].trimmingCharacters(in: .whitespacesAndNewlines) : ""
+                kind = path.isEmpty ? "anonymous" : path == "[heap]" ? "heap" : path.hasPrefix("[stack") ? "stack"
+                    : path.hasPrefix("[") ? path : path.hasSuffix(".so") || path.contains(".so.") ? "libraries" : "files"
+            } else if fields.first == "Rss:", fields.count >= 2, let kilobytes = Int(fields[1]) {
+                totals[kind, default: 0] += kilobytes
+            }
+        }
+        return totals.map { (kind: $0.key, kilobytes: $0.value) }.sorted { $0.kilobytes > $1.kilobytes }
     }
 }
