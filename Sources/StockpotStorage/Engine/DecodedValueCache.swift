@@ -100,9 +100,10 @@ package final class DecodedValueCache: Sendable {
     /// The counters so far.
     package var statistics: Statistics { state.withLock { $0.statistics } }
 
-    /// One word per record address; 0 is never a key (it marks an empty way).
+    /// One word per record address. 0 is never a record's (a segment's header is at offset
+    /// 0, its records after it), so it marks an empty way.
     private static func key(_ segment: UInt32, _ offset: UInt32) -> UInt64 {
-        UInt64(segment) << 32 | UInt64(offset) | 1 << 63
+        UInt64(segment) << 32 | UInt64(offset)
     }
 }
 

@@ -55,8 +55,9 @@ public struct StorageView: Sendable {
 
     /// What ``values(forKeys:keyLength:)`` gives, as slices of a few shared buffers instead of
     /// an array per value: a page of query results made of one allocation rather than one per
-    /// row. Every record is verified and decompressed as ``value(for:)`` does. A slice keeps
-    /// the whole buffer it is part of alive (about 16 KiB).
+    /// row. Every record is verified and decompressed as ``value(for:)`` does, or its value
+    /// copied from the decoded value cache (verified when it was kept). A slice keeps the
+    /// whole buffer it is part of alive (about 16 KiB).
     ///
     /// - Precondition: `keyLength` is at least 1 and divides `keys.count` (programmer error).
     /// - Throws: `corruption` when a stored record does not verify; `ioError` when a read fails.
