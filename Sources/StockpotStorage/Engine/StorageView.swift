@@ -56,8 +56,8 @@ public struct StorageView: Sendable {
     /// What ``values(forKeys:keyLength:)`` gives, as slices of a few shared buffers instead of
     /// an array per value: a page of query results made of one allocation rather than one per
     /// row. Every record is verified and decompressed as ``value(for:)`` does, or its value
-    /// copied from the decoded value cache (verified when it was kept). A slice keeps the
-    /// whole buffer it is part of alive (about 16 KiB).
+    /// shared from the decoded value cache (verified when it was kept). A slice keeps the
+    /// whole buffer it is part of alive (about 16 KiB, or the cached value alone).
     ///
     /// - Precondition: `keyLength` is at least 1 and divides `keys.count` (programmer error).
     /// - Throws: `corruption` when a stored record does not verify; `ioError` when a read fails.
@@ -66,18 +66,11 @@ public struct StorageView: Sendable {
         let count = keys.count / keyLength
         var reader = ValueReader(version: version)
         let locations = version.keys.locations(forKeys: keys, keyLength: keyLength)
-        // The cache is asked about the whole page at once (one lock), and the lines of what
-        // each value is read from, cached bytes or record, are asked for before any is read.
+        // The cache is asked about the whole page at once (one lock); a value it holds is
+        // shared as it is, and the records of the others are asked for before any is read.
         let cached = reader.cachedValues(at: locations)
-        for (location, probe) in zip(locations, cached) {
-            guard let location else { continue }
-            if let value = probe.value {
-                value.withUnsafeBytes { bytes in
-                    if let base = bytes.baseAddress { CacheLines.prefetch(base, count: bytes.count) }
-                }
-            } else {
-                reader.prefetch(location)
-            }
+        for (location, probe) in zip(locations, cached) where probe.value == nil {
+            if let location { reader.prefetch(location) }
         }
         var chunks = ValueChunks(count: count)
         for (position, location) in locations.enumerated() {
@@ -242,10 +235,7 @@ struct ValueReader {
         at location: KeyLocation, position: Int, to chunks: inout ValueChunks, cached: CachedValue
     ) throws(StorageError) {
         if let value = cached.value {
-            chunks.reserve(value.count)
-            let start = chunks.buffer.count
-            chunks.buffer.append(contentsOf: value)
-            chunks.finishValue(at: position, from: start)
+            chunks.share(value, at: position)
             return
         }
         let segment = try segment(of: location)

@@ -58,6 +58,12 @@ struct ValueChunks {
         pending.append((position, start..<buffer.count))
     }
 
+    /// Makes `value`, an array already made (a value from the decoded value cache), the value
+    /// at `position`, shared rather than copied into a buffer.
+    mutating func share(_ value: [UInt8], at position: Int) {
+        slices[position] = value[...]
+    }
+
     /// The values, each a slice of the buffer it was written to (`nil` where none was).
     mutating func finish() -> [ArraySlice<UInt8>?] {
         close()

@@ -61,24 +61,30 @@ import Testing
         keys += keys.prefix(10)
         keys.shuffle(using: &random)
         let view = engine.view()
-        let batchValues = try packed(keys).withUnsafeBytes { try view.values(forKeys: $0, keyLength: keys[0].count) }
-        #expect(batchValues.count == keys.count)
-        for (key, value) in zip(keys, batchValues) {
-            #expect(value == expected[key])
-            #expect(value == (try view.value(for: key)))
-        }
-        #expect(try view.values(forKeys: UnsafeRawBufferPointer(start: nil, count: 0), keyLength: 4).isEmpty)
-
-        // The same values as slices of shared buffers: equal bytes, and far fewer buffers
-        // than values (each slice's buffer is found from its first element's address).
+        // First reads of every record (none is in the decoded value cache yet), as slices of
+        // shared buffers: far fewer buffers than values (each slice's buffer is found from
+        // its first element's address).
         let slices = try packed(keys).withUnsafeBytes { try view.valueSlices(forKeys: $0, keyLength: keys[0].count) }
-        #expect(slices.map { $0.map { Array($0) } } == batchValues)
         var buffers = Set<UnsafeRawPointer>()
         for slice in slices.compactMap({ $0 }) {
             slice.withUnsafeBytes { buffers.insert($0.baseAddress! - slice.startIndex) }
         }
         let present = slices.compactMap { $0 }.count
         #expect(buffers.count * 4 < present, "\(buffers.count) buffers for \(present) values")
+
+        let batchValues = try packed(keys).withUnsafeBytes { try view.values(forKeys: $0, keyLength: keys[0].count) }
+        #expect(batchValues.count == keys.count)
+        for (key, value) in zip(keys, batchValues) {
+            #expect(value == expected[key])
+            #expect(value == (try view.value(for: key)))
+        }
+        #expect(slices.map { $0.map { Array($0) } } == batchValues)
+        #expect(try view.values(forKeys: UnsafeRawBufferPointer(start: nil, count: 0), keyLength: 4).isEmpty)
+
+        // Read again, now mostly from the cache (shared arrays): the same bytes.
+        let again = try packed(keys).withUnsafeBytes { try view.valueSlices(forKeys: $0, keyLength: keys[0].count) }
+        #expect(again.map { $0.map { Array($0) } } == batchValues)
+        #expect(try engine.statistics().decodedCacheHits > 0)
         #expect(try view.valueSlices(forKeys: UnsafeRawBufferPointer(start: nil, count: 0), keyLength: 4).isEmpty)
     }
 
