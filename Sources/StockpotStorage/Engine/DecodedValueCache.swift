@@ -18,8 +18,8 @@ import Synchronization
 /// - Eviction: set-associative, least recently used within a set; the bytes held never exceed
 ///   the capacity.
 ///
-/// Thread-safe: one lock, held for a lookup (and its copy) or an insertion, never while a
-/// record is read or decoded.
+/// Thread-safe: one lock, held for a lookup (values are handed out shared, not copied) or an
+/// insertion, never while a record is read or decoded.
 package final class DecodedValueCache: Sendable {
     /// The most bytes of values held.
     package let capacityBytes: Int
@@ -32,7 +32,8 @@ package final class DecodedValueCache: Sendable {
     package enum Lookup: Equatable {
         /// The value is cached.
         case hit
-        /// Not cached; the caller should ``insert(_:at:)`` the value once it has decoded it.
+        /// Not cached; the caller should ``insert(_:segment:offset:)`` the value once it has
+        /// decoded it.
         case admit
         /// Not cached, and not to be inserted (its first miss, or too long).
         case skip

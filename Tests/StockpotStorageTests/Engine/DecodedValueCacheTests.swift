@@ -148,6 +148,33 @@ import Testing
         #expect(cache.statistics.hits > 0)
     }
 
+    /// A replay at open reads every record once: it goes around the cache, which stays empty
+    /// and counts nothing until something is read.
+    @Test func replayDoesNotGoThroughTheCache() throws {
+        let fileSystem = MemoryFileSystem()
+        var generator = SeededGenerator(seed: 9)
+        do {
+            let engine = try openTestEngine(fileSystem)
+            for number in 0..<40 {
+                var batch = WriteBatch()
+                batch.put(testKey(number), testValue(&generator))
+                try engine.write(batch)
+            }
+            try engine.close()
+        }
+        let engine = try openTestEngine(fileSystem)
+        var replayed = 0
+        try engine.recover { event in
+            if case .put = event { replayed += 1 }
+        }
+        #expect(replayed == 40)
+        let afterReplay = try engine.statistics()
+        #expect(afterReplay.decodedCacheHits + afterReplay.decodedCacheMisses == 0)
+        _ = try engine.value(for: testKey(1))
+        #expect(try engine.statistics().decodedCacheMisses == 1)
+        try engine.close()
+    }
+
     /// Through an engine: values read again come from the cache and equal what was written,
     /// also after an overwrite (a new record, so a new address) and a compaction (records
     /// moved to new segments).
