@@ -1,4 +1,4 @@
-// The process's resident memory, from /proc/self/statm (second field, in pages), and glibc's
+// The process's resident memory not backed by files, from /proc/self/status, and glibc's
 // malloc_trim, so that freed heap memory is handed back before a reading.
 
 import Foundation  // FileHandle.standardError; trimmingCharacters
@@ -6,16 +6,23 @@ import Glibc
 
 /// Readings of this process's resident set size.
 enum ResidentMemory {
-    /// Resident bytes now; 0 when /proc/self/statm cannot be read.
-    static func bytes() -> Int {
-        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    /// Resident bytes now that are not backed by a file (`RssAnon` in /proc/self/status: heap,
+    /// malloc arenas, thread stacks); 0 when it cannot be read. Mapped files (the store's
+    /// segments, the libraries) are left out: a segment's pages are the documents' own bytes,
+    /// in the page cache, which the kernel can drop at any time.
+    static func anonymousBytes() -> Int {
+        guard let file = fopen("/proc/self/status", "r") else { return 0 }
         defer { fclose(file) }
-        var line = [UInt8](repeating: 0, count: 256)
-        let read = line.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count - 1, file) }
-        // "size resident shared text lib data dt", in pages.
-        let fields = String(decoding: line.prefix(read), as: UTF8.self).split(separator: " ")
-        guard fields.count >= 2, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(cString: line)
+            guard text.hasPrefix("RssAnon:") else { continue }
+            // "RssAnon:    12345 kB"
+            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 2, let kilobytes = Int(fields[1]) else { return 0 }
+            return kilobytes * 1024
+        }
+        return 0
     }
 
     /// Returns free heap memory to the system (glibc's `malloc_trim(0)`, found at run time
@@ -26,15 +33,26 @@ enum ResidentMemory {
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
     }
 
-    /// Resident bytes after trimming the heap. With `STOCKPOT_BENCH_SMAPS` set in the
-    /// environment, also prints where they are (``residentByMapping()``) on standard error.
+    /// Anonymous resident bytes (``anonymousBytes()``) after trimming the heap. With `STOCKPOT_BENCH_SMAPS` set in the
+    /// environment, also prints where they are (``residentByMapping()``) and glibc's figures
+    /// for each malloc arena (``printMallocStatistics()``) on standard error.
     static func trimmedBytes() -> Int {
         trim()
         if getenv("STOCKPOT_BENCH_SMAPS") != nil {
             let parts = residentByMapping().map { "\($0.kind) \($0.kilobytes / 1024) MB" }
             FileHandle.standardError.write(Data(("resident: " + parts.joined(separator: ", ") + "\n").utf8))
+            printMallocStatistics()
         }
-        return bytes()
+        return anonymousBytes()
+    }
+
+    /// glibc's `malloc_stats()`: system and in-use bytes of each malloc arena, on standard
+    /// error (found at run time, as `malloc_trim`). A diagnostic for store.memory.
+    static func printMallocStatistics() {
+        typealias Stats = @convention(c) () -> Void
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_stats") else { return }
+        fflush(nil)
+        unsafeBitCast(symbol, to: Stats.self)()
     }
 
     /// Resident kilobytes by kind of mapping (`/proc/self/smaps`): the heap, thread stacks,

@@ -1,6 +1,7 @@
 // store.memory: resident bytes per entry a store of the corpus (all five index kinds) holds,
-// from the process's RSS before and after ingestion (heap trimmed before each reading), split
-// by index kind with StoreStats.indexMemory; against SQLite's own heap (sqlite3_memory_used).
+// from the process's anonymous RSS before and after ingestion (heap trimmed before each
+// reading; mapped segment pages are the documents' own bytes and are left out), split by index
+// kind with StoreStats.indexMemory; against SQLite's own heap (sqlite3_memory_used).
 
 import CSQLite
 import Foundation  // String(format:)
@@ -21,7 +22,7 @@ struct StoreMemoryWorkload: Workload {
 
         // The documents are made before the first reading and the store is opened with the
         // soup registered, so only what grows with the entries is counted.
-        let (before, loaded, kinds) = try ingested(documents, at: storePath)
+        let (before, loaded, kinds, keyDirectory) = try ingested(documents, at: storePath)
         // The store above is closed and released: what stays resident is heap the allocator
         // could not hand back. Then the same store opened from its snapshot.
         let closed = ResidentMemory.trimmedBytes()
@@ -32,33 +33,34 @@ struct StoreMemoryWorkload: Workload {
         let indexTotal = Double(kinds.reduce(0) { $0 + $1.bytes }) / count
         let perKind = kinds.map { "\($0.kind) " + String(format: "%.0f", Double($0.bytes) / count) }.joined(separator: ", ")
         context.progress(
-            String(format: "store.memory: RSS %.1f MB before, %.1f MB loaded, %.1f MB closed, %.1f MB reopened",
+            String(format: "store.memory: anonymous RSS %.1f MB before, %.1f MB loaded, %.1f MB closed, %.1f MB reopened",
                    Double(before) / 1e6, Double(loaded) / 1e6, Double(closed) / 1e6, Double(reopened) / 1e6))
         return BenchResult(
             workload: name, unit: .bytesPerEntry, stockpot: total, baseline: sqliteHeap / count,
             baselineName: "SQLite heap",
             note: StorageTarget.note("<= \(Int(Self.targetBytesPerEntry)) B/entry", met: total <= Self.targetBytesPerEntry)
                 + String(format: "; indexes %.0f (", indexTotal) + perKind
-                + String(format: "), rest %.0f; opened from its snapshot %.0f (indexes %.0f); SQLite on disk %.0f B/entry beyond the documents",
-                         total - indexTotal, Double(reopened - before) / count, Double(reopenedIndexes) / count, sqliteDisk / count))
+                + String(format: "), key directory %.0f, rest %.0f; opened from its snapshot %.0f (indexes %.0f); SQLite on disk %.0f B/entry beyond the documents",
+                         Double(keyDirectory) / count, total - indexTotal - Double(keyDirectory) / count, Double(reopened - before) / count, Double(reopenedIndexes) / count, sqliteDisk / count))
     }
 
-    /// RSS before and after ingesting `documents` into a new store at `path`, and the index
-    /// bytes by kind; the store is closed and released on return.
+    /// RSS before and after ingesting `documents` into a new store at `path`, the index bytes
+    /// by kind and the key directory's bytes; the store is closed and released on return.
     private func ingested(
         _ documents: [[UInt8]], at path: String
-    ) throws -> (before: Int, loaded: Int, kinds: [(kind: String, bytes: Int)]) {
+    ) throws -> (before: Int, loaded: Int, kinds: [(kind: String, bytes: Int)], keyDirectory: Int) {
         let store = try StoreLoad.newStore(at: path, specs: StoreSoups.fiveKinds, durable: false)
         let before = ResidentMemory.trimmedBytes()
         try StoreLoad.ingest(documents, into: store)
         // `stats()` first: it waits for the last committed transactions, which the store
         // frees on a background queue a moment after the ingest returns (at most two), so the
         // reading is what stays resident, not garbage about to go.
-        let kinds = try Self.indexBytesByKind(store.stats())
+        let stats = try store.stats()
+        let kinds = try Self.indexBytesByKind(stats)
         let loaded = ResidentMemory.trimmedBytes()
         try StoreCheck.store(name, store, documents: documents, sample: StoreCheck.sample(documents.count))
         try store.close()
-        return (before, loaded, kinds)
+        return (before, loaded, kinds, stats.keyDirectoryBytes)
     }
 
     /// RSS with the store at `path` open (from its snapshot) and its index bytes; closed and
