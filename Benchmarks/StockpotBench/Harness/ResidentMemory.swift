@@ -15,7 +15,7 @@ enum ResidentMemory {
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
+            let text = text(of: line)
             guard text.hasPrefix("RssAnon:") else { continue }
             // "RssAnon:    12345 kB"
             let fields = text.split(separator: " ", omittingEmptySubsequences: true)
@@ -46,6 +46,11 @@ enum ResidentMemory {
         return anonymousBytes()
     }
 
+    /// The text of a line `fgets` read, up to its terminating zero.
+    private static func text(of line: [CChar]) -> String {
+        String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// glibc's `malloc_stats()`: system and in-use bytes of each malloc arena, on standard
     /// error (found at run time, as `malloc_trim`). A diagnostic for store.memory.
     static func printMallocStatistics() {
@@ -64,7 +69,7 @@ enum ResidentMemory {
         var kind = "anonymous"
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
+            let text = text(of: line)
             let fields = text.split(separator: " ", omittingEmptySubsequences: true)
             if let first = fields.first, first.contains("-"), first.first?.isHexDigit == true {
                 // A mapping's header: "start-end perms offset dev inode [path]".

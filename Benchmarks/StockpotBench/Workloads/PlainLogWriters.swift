@@ -6,29 +6,17 @@
 // gives concurrent syncs by itself.
 
 import Dispatch
-import Glibc
 import Synchronization
 
 /// A log file that one or more threads append blocks to, each append synced on its own.
 final class PlainLogWriters: Sendable {
-    private let descriptor: Int32
-    private let path: String
-    private let block: [UInt8]
+    private let file: BlockLogFile
     /// The next append's offset and the bytes preallocated so far.
     private let tail = Mutex<(end: Int, allocated: Int)>((0, 0))
 
     /// Creates (truncating) the file at `path`; each append writes `blockBytes` bytes.
     init(path: String, blockBytes: Int = 1024) throws {
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw BenchFailure("open \(path): \(String(cString: strerror(errno)))")
-        }
-        self.path = path
-        block = (0..<blockBytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-    }
-
-    deinit {
-        close(descriptor)
+        file = try BlockLogFile(path: path, blockBytes: blockBytes)
     }
 
     /// Appends and syncs `appends` blocks from each of `threads` threads at once; the appends
@@ -56,21 +44,15 @@ final class PlainLogWriters: Sendable {
     func appendAndSync() throws {
         let offset = try tail.withLock { tail throws -> Int in
             let offset = tail.end
-            tail.end += block.count
+            tail.end += file.blockBytes
             if tail.end > tail.allocated {
                 let size = (tail.end / (1 << 20) + 1) << 20
-                let result = posix_fallocate(descriptor, 0, off_t(size))
-                guard result == 0 else { throw BenchFailure("posix_fallocate \(path): \(String(cString: strerror(result)))") }
+                try file.preallocate(size)
                 tail.allocated = size
             }
             return offset
         }
-        let written = block.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
-        guard written == block.count else {
-            throw BenchFailure("pwrite \(path): \(written < 0 ? String(cString: strerror(errno)) : "short write")")
-        }
-        guard fdatasync(descriptor) == 0 else {
-            throw BenchFailure("fdatasync \(path): \(String(cString: strerror(errno)))")
-        }
+        try file.writeBlock(at: offset)
+        try file.sync(dataOnly: true)
     }
 }
