@@ -4,7 +4,7 @@
 import Foundation  // FileHandle.standardError; trimmingCharacters
 import Glibc
 
-/// Readings of this process's resident set size.
+/// Readings of this process's resident memory.
 enum ResidentMemory {
     /// Resident bytes now that are not backed by a file (`RssAnon` in /proc/self/status: heap,
     /// malloc arenas, thread stacks); 0 when it cannot be read. Mapped files (the store's
@@ -33,9 +33,10 @@ enum ResidentMemory {
         _ = unsafeBitCast(symbol, to: Trim.self)(0)
     }
 
-    /// Anonymous resident bytes (``anonymousBytes()``) after trimming the heap. With `STOCKPOT_BENCH_SMAPS` set in the
-    /// environment, also prints where they are (``residentByMapping()``) and glibc's figures
-    /// for each malloc arena (``printMallocStatistics()``) on standard error.
+    /// Anonymous resident bytes (``anonymousBytes()``) after trimming the heap. With
+    /// `STOCKPOT_BENCH_SMAPS` set in the environment, also prints where all resident bytes are
+    /// (``residentByMapping()``) and glibc's figures for each malloc arena
+    /// (``printMallocStatistics()``) on standard error.
     static func trimmedBytes() -> Int {
         trim()
         if getenv("STOCKPOT_BENCH_SMAPS") != nil {

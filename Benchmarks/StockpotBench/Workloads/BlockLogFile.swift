@@ -3,10 +3,10 @@
 
 import Glibc
 
-/// A file (created or truncated) that takes writes of one fixed ~1 KB block at given offsets.
+/// A file (created or truncated) that takes writes of one fixed block at given offsets.
 /// Its calls are safe from any thread; where each block goes is the caller's business.
 final class BlockLogFile: Sendable {
-    let path: String
+    private let path: String
     private let descriptor: Int32
     private let block: [UInt8]
 

@@ -1,6 +1,7 @@
 // A query.* workload: seeded query specs run on the loaded query fixture, `Store.query` /
 // `Store.count` against the SQL SmartStore issues for the same spec (compiled before timing),
-// alternating sides query by query. Median us per query; a sample is cross-checked first.
+// the sides interleaved in blocks (BlockInterleaving). Median us per query; a sample is
+// cross-checked first.
 
 import Foundation  // String(format:)
 import Stockpot
@@ -52,21 +53,12 @@ struct QueryWorkload: Workload {
         let secondsPerCall = Double(MonotonicClock.nanoseconds() &- warmUpStart) / 1e9 / Double(max(1, warmUpCount))
         let timed = queries.prefix(Self.timedCount(calls: queries.count, secondsPerCall: secondsPerCall))
         let cacheBefore = try fixture.store.stats()
-        var stockpot = [Double](), sqlite = [Double]()
-        stockpot.reserveCapacity(timed.count)
-        sqlite.reserveCapacity(timed.count)
-        for index in timed.indices {
-            // Alternate which side goes first, so neither always runs after the other.
-            for side in index % 2 == 0 ? [0, 1] : [1, 0] {
-                let start = MonotonicClock.nanoseconds()
-                results &+= UInt64(side == 0 ? try sides.stockpot(index) : try sides.sqlite(index))
-                let elapsed = Double(MonotonicClock.nanoseconds() &- start) / 1000
-                if side == 0 { stockpot.append(elapsed) } else { sqlite.append(elapsed) }
-            }
-        }
+        let timings = try BlockInterleaving.time(count: timed.count, stockpot: sides.stockpot, baseline: sides.sqlite)
+        results &+= UInt64(timings.results)
         Sink.consume(results)
         let cacheAfter = try fixture.store.stats()
 
+        let (stockpot, sqlite) = (timings.stockpot, timings.baseline)
         let ours = Stopwatch.median(stockpot), theirs = Stopwatch.median(sqlite)
         let ratio = theirs / ours
         return BenchResult(
@@ -76,7 +68,8 @@ struct QueryWorkload: Workload {
                 + String(format: "; %d queries, %d docs; p90 %.1f vs %.1f us", timed.count, fixture.documentCount,
                     Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
                 + String(format: "; mean %.1f rows or count", Double(results) / Double(2 * (timed.count + warmUpCount)))
-                + Self.cacheNote(before: cacheBefore, after: cacheAfter))
+                + Self.cacheNote(before: cacheBefore, after: cacheAfter)
+                + BlockInterleaving.afterOtherNote(timings))
     }
 
     /// The share of the timed pass's document reads that Stockpot's document cache answered.

@@ -1,6 +1,6 @@
 // An sql.* workload: seeded Smart SQL calls on the loaded query fixture, Stockpot's
 // `forEachSmartRow` against SQLite running the SmartStore translation (compiled before timing),
-// alternating sides call by call. Median us per call; a sample is cross-checked first.
+// the sides interleaved in blocks (BlockInterleaving). Median us per call; a sample is cross-checked first.
 
 import Foundation  // String(format:)
 
@@ -38,23 +38,12 @@ struct SQLWorkload: Workload {
         for index in 0..<min(Self.warmUpCalls, max(1, queries.count / 4)) {
             rows &+= UInt64(try sides.stockpot(index)) &+ UInt64(try sides.sqlite(index))
         }
-        var stockpot = [Double](), sqlite = [Double]()
-        stockpot.reserveCapacity(queries.count)
-        sqlite.reserveCapacity(queries.count)
-        var timedRows = 0
-        for index in queries.indices {
-            // Alternate which side goes first, so neither always runs after the other.
-            for side in index % 2 == 0 ? [0, 1] : [1, 0] {
-                let start = MonotonicClock.nanoseconds()
-                let result = side == 0 ? try sides.stockpot(index) : try sides.sqlite(index)
-                let elapsed = Double(MonotonicClock.nanoseconds() &- start) / 1000
-                if side == 0 { stockpot.append(elapsed) } else { sqlite.append(elapsed) }
-                rows &+= UInt64(result)
-                timedRows += result
-            }
-        }
+        let timings = try BlockInterleaving.time(count: queries.count, stockpot: sides.stockpot, baseline: sides.sqlite)
+        rows &+= UInt64(timings.results)
+        let timedRows = timings.results
         Sink.consume(rows)
 
+        let (stockpot, sqlite) = (timings.stockpot, timings.baseline)
         let ours = Stopwatch.median(stockpot), theirs = Stopwatch.median(sqlite)
         let ratio = theirs / ours
         return BenchResult(
@@ -64,7 +53,8 @@ struct SQLWorkload: Workload {
                 + String(format: "; %d calls, %d docs; p90 %.1f vs %.1f us", queries.count, fixture.documentCount,
                     Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
                 + String(format: "; mean %.1f rows", Double(timedRows) / Double(2 * queries.count))
-                + Self.describe(checked))
+                + Self.describe(checked)
+                + BlockInterleaving.afterOtherNote(timings))
     }
 
     /// The mean count when every checked call returned one row starting with an integer

@@ -1,0 +1,68 @@
+// Timing two sides' calls one by one, interleaved in blocks: each side runs a block of calls in
+// a row, then the other side runs the same block, the order of the two switching every block.
+// The query and sql workloads use it (docs/benchmarks.md, Queries, "Timing").
+//
+// Why blocks and not call by call: a call that follows the other side's call finds the caches
+// as the other side left them. After a SQLite full-table scan (100 MB) that is nothing of
+// Stockpot's; alternating call by call made half of Stockpot's calls cold and half warm, and
+// the median of such a mix lands on either population from one run to the next (like-prefix:
+// 84-107 us after SQLite, 25-36 us after itself). In blocks, each side mostly runs after
+// itself, as it would in an application that uses it, and machine-speed drift still reaches
+// both sides within a block or two.
+
+import Foundation  // String(format:)
+
+/// The per-call times of both sides, and which calls ran right after the other side's block.
+struct BlockTimings {
+    /// Microseconds per call, in call order.
+    var stockpot: [Double] = []
+    var baseline: [Double] = []
+    /// Microseconds of the calls that ran first after a block of the other side's.
+    var stockpotAfterOther: [Double] = []
+    var baselineAfterOther: [Double] = []
+    /// The sum of every timed call's result (rows or counts), both sides.
+    var results = 0
+}
+
+enum BlockInterleaving {
+    /// Calls per block.
+    static let blockSize = 20
+
+    /// Times calls `0..<count` on both sides, each call alone with the monotonic clock, in
+    /// blocks of ``blockSize``: Stockpot's block first in even blocks, the baseline's in odd
+    /// ones, so that each side starts half of its blocks right after the other side.
+    static func time(
+        count: Int, stockpot: (Int) throws -> Int, baseline: (Int) throws -> Int
+    ) rethrows -> BlockTimings {
+        var timings = BlockTimings()
+        timings.stockpot.reserveCapacity(count)
+        timings.baseline.reserveCapacity(count)
+        var lastSide = -1
+        for (block, start) in stride(from: 0, to: count, by: blockSize).enumerated() {
+            let calls = start..<min(start + blockSize, count)
+            for side in block % 2 == 0 ? [0, 1] : [1, 0] {
+                let followsOther = lastSide >= 0 && lastSide != side
+                lastSide = side
+                for call in calls {
+                    let begin = MonotonicClock.nanoseconds()
+                    let result = side == 0 ? try stockpot(call) : try baseline(call)
+                    let elapsed = Double(MonotonicClock.nanoseconds() &- begin) / 1000
+                    timings.results += result
+                    if side == 0 { timings.stockpot.append(elapsed) } else { timings.baseline.append(elapsed) }
+                    if followsOther && call == calls.lowerBound {
+                        if side == 0 { timings.stockpotAfterOther.append(elapsed) } else { timings.baselineAfterOther.append(elapsed) }
+                    }
+                }
+            }
+        }
+        return timings
+    }
+
+    /// The medians of the calls that ran right after the other side, for a workload's note.
+    static func afterOtherNote(_ timings: BlockTimings) -> String {
+        guard !timings.stockpotAfterOther.isEmpty, !timings.baselineAfterOther.isEmpty else { return "" }
+        return String(
+            format: "; first call after the other side's block, median %.1f vs %.1f us",
+            Stopwatch.median(timings.stockpotAfterOther), Stopwatch.median(timings.baselineAfterOther))
+    }
+}
