@@ -1,6 +1,7 @@
 // An sql.* workload: seeded Smart SQL calls on the loaded query fixture, Stockpot's
 // `forEachSmartRow` against SQLite running the SmartStore translation (compiled before timing),
-// the sides interleaved in blocks (BlockInterleaving). Median us per call; a sample is cross-checked first.
+// the sides interleaved in blocks (BlockInterleaving). Median us per call; a sample is
+// cross-checked first.
 
 import Foundation  // String(format:)
 
@@ -40,7 +41,6 @@ struct SQLWorkload: Workload {
         }
         let timings = try BlockInterleaving.time(count: queries.count, stockpot: sides.stockpot, baseline: sides.sqlite)
         rows &+= UInt64(timings.results)
-        let timedRows = timings.results
         Sink.consume(rows)
 
         let (stockpot, sqlite) = (timings.stockpot, timings.baseline)
@@ -52,7 +52,7 @@ struct SQLWorkload: Workload {
             note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
                 + String(format: "; %d calls, %d docs; p90 %.1f vs %.1f us", queries.count, fixture.documentCount,
                     Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
-                + String(format: "; mean %.1f rows", Double(timedRows) / Double(2 * queries.count))
+                + String(format: "; mean %.1f rows", Double(timings.results) / Double(2 * queries.count))
                 + Self.describe(checked)
                 + BlockInterleaving.afterOtherNote(timings))
     }

@@ -31,6 +31,7 @@ struct StoreMemoryWorkload: Workload {
         let (sqliteHeap, sqliteDisk) = try baseline(directory, documents)
         let total = Double(loaded - before) / count
         let indexTotal = Double(kinds.reduce(0) { $0 + $1.bytes }) / count
+        let keyDirectoryTotal = Double(keyDirectory) / count
         let perKind = kinds.map { "\($0.kind) " + String(format: "%.0f", Double($0.bytes) / count) }.joined(separator: ", ")
         context.progress(
             String(format: "store.memory: anonymous RSS %.1f MB before, %.1f MB loaded, %.1f MB closed, %.1f MB reopened",
@@ -41,11 +42,13 @@ struct StoreMemoryWorkload: Workload {
             note: StorageTarget.note("<= \(Int(Self.targetBytesPerEntry)) B/entry", met: total <= Self.targetBytesPerEntry)
                 + String(format: "; indexes %.0f (", indexTotal) + perKind
                 + String(format: "), key directory %.0f, rest %.0f; opened from its snapshot %.0f (indexes %.0f); SQLite on disk %.0f B/entry beyond the documents",
-                         Double(keyDirectory) / count, total - indexTotal - Double(keyDirectory) / count, Double(reopened - before) / count, Double(reopenedIndexes) / count, sqliteDisk / count))
+                         keyDirectoryTotal, total - indexTotal - keyDirectoryTotal, Double(reopened - before) / count,
+                         Double(reopenedIndexes) / count, sqliteDisk / count))
     }
 
-    /// RSS before and after ingesting `documents` into a new store at `path`, the index bytes
-    /// by kind and the key directory's bytes; the store is closed and released on return.
+    /// Anonymous RSS before and after ingesting `documents` into a new store at `path`, the
+    /// index bytes by kind and the key directory's bytes; the store is closed and released on
+    /// return.
     private func ingested(
         _ documents: [[UInt8]], at path: String
     ) throws -> (before: Int, loaded: Int, kinds: [(kind: String, bytes: Int)], keyDirectory: Int) {
@@ -63,8 +66,8 @@ struct StoreMemoryWorkload: Workload {
         return (before, loaded, kinds, stats.keyDirectoryBytes)
     }
 
-    /// RSS with the store at `path` open (from its snapshot) and its index bytes; closed and
-    /// released on return.
+    /// Anonymous RSS with the store at `path` open (from its snapshot) and its index bytes;
+    /// closed and released on return.
     private static func reopenedBytes(_ path: String) throws -> (resident: Int, indexes: Int) {
         let store = try Store.open(directory: path)
         let bytes = ResidentMemory.trimmedBytes()
