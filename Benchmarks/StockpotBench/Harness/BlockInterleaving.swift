@@ -28,6 +28,20 @@ enum BlockInterleaving {
     /// Calls per block.
     static let blockSize = 20
 
+    /// Both sides' timed calls together should take at most this long.
+    static let timedSecondsBudget = 30.0
+
+    /// How many of `calls` calls to time when one (both sides) takes `secondsPerCall`: all of
+    /// them when they fit ``timedSecondsBudget``, else as many as fit, but at least `minimum`.
+    /// The same calls are timed at every corpus size unless the baseline's side gets too slow
+    /// (a full-table scan at 1,000,000 entries), so that caches warmed by earlier calls (the
+    /// document cache, Smart SQL's column cache) are as warm at every size.
+    static func timedCount(calls: Int, secondsPerCall: Double, minimum: Int) -> Int {
+        guard secondsPerCall > 0 else { return calls }
+        let fitting = Int(timedSecondsBudget / secondsPerCall)
+        return min(calls, max(fitting, min(calls, minimum)))
+    }
+
     /// Times calls `0..<count` on both sides, each call alone with the monotonic clock, in
     /// blocks of ``blockSize``: Stockpot's block first in even blocks, the baseline's in odd
     /// ones, so that each side starts half of its blocks right after the other side.

@@ -25,7 +25,8 @@ struct QueryWorkload: Workload {
     let summary: String
     let targetRatio: Double
     /// Queries timed per side, at every corpus size, unless the warm-up shows they would take
-    /// longer than ``timedSecondsBudget`` (see ``timedCount(calls:secondsPerCall:)``).
+    /// longer than the budget
+    /// (see ``BlockInterleaving/timedCount(calls:secondsPerCall:minimum:)``).
     let calls: Int
     /// Mixed into the run's seed, so each workload draws its own keys.
     let salt: UInt64
@@ -36,6 +37,8 @@ struct QueryWorkload: Workload {
     static let checkedCalls = 25
     /// Queries run on both sides, untimed, before the timed pass.
     static let warmUpCalls = 20
+    /// Queries timed at least, however slow.
+    static let minimumTimedCalls = 50
 
     func run(in context: BenchContext) throws -> BenchResult {
         let fixture = try context.queryFixture()
@@ -51,7 +54,8 @@ struct QueryWorkload: Workload {
             results &+= UInt64(try sides.stockpot(index)) &+ UInt64(try sides.sqlite(index))
         }
         let secondsPerCall = Double(MonotonicClock.nanoseconds() &- warmUpStart) / 1e9 / Double(max(1, warmUpCount))
-        let timed = queries.prefix(Self.timedCount(calls: queries.count, secondsPerCall: secondsPerCall))
+        let timed = queries.prefix(
+            BlockInterleaving.timedCount(calls: queries.count, secondsPerCall: secondsPerCall, minimum: Self.minimumTimedCalls))
         let cacheBefore = try fixture.store.stats()
         let timings = try BlockInterleaving.time(count: timed.count, stockpot: sides.stockpot, baseline: sides.sqlite)
         results &+= UInt64(timings.results)
@@ -78,20 +82,6 @@ struct QueryWorkload: Workload {
         let reads = hits + after.documentCacheMisses - before.documentCacheMisses
         guard reads > 0 else { return "; document cache off or unused" }
         return String(format: "; document cache %.0f%% of %d reads", 100 * Double(hits) / Double(reads), reads)
-    }
-
-    /// Both sides' timed queries together should take at most this long.
-    static let timedSecondsBudget = 30.0
-
-    /// How many of `calls` queries to time when one (both sides) takes `secondsPerCall`: all
-    /// of them when they fit ``timedSecondsBudget``, else as many as fit (at least 50). The
-    /// same queries are timed at every corpus size unless the baseline's side gets too slow
-    /// (a full-table scan at 1,000,000 entries), so that a cache warmed by earlier queries is
-    /// as warm at every size.
-    static func timedCount(calls: Int, secondsPerCall: Double) -> Int {
-        guard secondsPerCall > 0 else { return calls }
-        let fitting = Int(timedSecondsBudget / secondsPerCall)
-        return min(calls, max(fitting, min(calls, 50)))
     }
 
     private static func percentile(_ samples: [Double], _ fraction: Double) -> Double {

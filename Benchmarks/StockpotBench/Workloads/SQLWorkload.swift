@@ -10,8 +10,8 @@ struct SQLWorkload: Workload {
     let name: String
     let summary: String
     let targetRatio: Double
-    /// Calls timed per side at up to 100,000 documents; larger corpora make
-    /// `calls * 100,000 / documents` of them (at least 10).
+    /// Calls timed per side, at every corpus size, unless the warm-up shows they would take
+    /// too long (see ``BlockInterleaving/timedCount(calls:secondsPerCall:minimum:)``).
     let calls: Int
     /// Mixed into the run's seed, so each workload draws its own keys.
     let salt: UInt64
@@ -24,22 +24,28 @@ struct SQLWorkload: Workload {
     static let checkedCalls = 10
     /// Calls run on both sides, untimed, before the timed pass (at most a quarter of them).
     static let warmUpCalls = 20
+    /// Calls timed at least, however slow.
+    static let minimumTimedCalls = 10
 
     func run(in context: BenchContext) throws -> BenchResult {
         let fixture = try context.queryFixture()
         var keys = QueryKeys(documents: context.storeDocuments, seed: context.storageSeed(salt))
-        let count = fixture.documentCount <= 100_000 ? calls : max(min(calls, 10), calls * 100_000 / fixture.documentCount)
-        let queries = try make(&keys, count, fixture.documentCount)
+        let queries = try make(&keys, calls, fixture.documentCount)
         let sides = try SQLSides(fixture: fixture, calls: queries)
         let checked = try sides.crossCheck(
             name, calls: Array(0..<queries.count).filter { $0 % max(1, queries.count / Self.checkedCalls) == 0 },
             ordered: ordered)
 
         var rows: UInt64 = 0
-        for index in 0..<min(Self.warmUpCalls, max(1, queries.count / 4)) {
+        let warmUpCount = min(Self.warmUpCalls, max(1, queries.count / 4))
+        let warmUpStart = MonotonicClock.nanoseconds()
+        for index in 0..<warmUpCount {
             rows &+= UInt64(try sides.stockpot(index)) &+ UInt64(try sides.sqlite(index))
         }
-        let timings = try BlockInterleaving.time(count: queries.count, stockpot: sides.stockpot, baseline: sides.sqlite)
+        let secondsPerCall = Double(MonotonicClock.nanoseconds() &- warmUpStart) / 1e9 / Double(warmUpCount)
+        let timedCount = BlockInterleaving.timedCount(
+            calls: queries.count, secondsPerCall: secondsPerCall, minimum: Self.minimumTimedCalls)
+        let timings = try BlockInterleaving.time(count: timedCount, stockpot: sides.stockpot, baseline: sides.sqlite)
         rows &+= UInt64(timings.results)
         Sink.consume(rows)
 
@@ -50,9 +56,9 @@ struct SQLWorkload: Workload {
             workload: name, unit: .microsecondsPerOperation, stockpot: ours, baseline: theirs,
             baselineName: "SmartStore SQLite",
             note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
-                + String(format: "; %d calls, %d docs; p90 %.1f vs %.1f us", queries.count, fixture.documentCount,
+                + String(format: "; %d calls, %d docs; p90 %.1f vs %.1f us", timedCount, fixture.documentCount,
                     Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
-                + String(format: "; mean %.1f rows", Double(timings.results) / Double(2 * queries.count))
+                + String(format: "; mean %.1f rows", Double(timings.results) / Double(2 * timedCount))
                 + Self.describe(checked)
                 + BlockInterleaving.afterOtherNote(timings))
     }
