@@ -22,6 +22,13 @@ struct BlockTimings {
     var baselineAfterOther: [Double] = []
     /// The sum of every timed call's result (rows or counts), both sides.
     var results = 0
+    /// The sum of the untimed warm-up calls' results, both sides.
+    var warmUpResults = 0
+    /// Warm-up calls made on each side before timing.
+    var warmUpCount = 0
+
+    /// Calls timed on each side.
+    var timedCount: Int { stockpot.count }
 }
 
 enum BlockInterleaving {
@@ -30,6 +37,28 @@ enum BlockInterleaving {
 
     /// Both sides' timed calls together should take at most this long.
     static let timedSecondsBudget = 30.0
+
+    /// Runs calls `0..<warmUps` on both sides untimed (call by call), then `beforeTiming`,
+    /// then times as many of `0..<calls` as ``timedCount(calls:secondsPerCall:minimum:)``
+    /// allows, in blocks (``time(count:stockpot:baseline:)``).
+    static func warmUpAndTime(
+        calls: Int, warmUps: Int, minimumTimed: Int, beforeTiming: () throws -> Void = {},
+        stockpot: (Int) throws -> Int, baseline: (Int) throws -> Int
+    ) rethrows -> BlockTimings {
+        let warmUpCount = min(warmUps, calls)
+        var warmUpResults = 0
+        let start = MonotonicClock.nanoseconds()
+        for call in 0..<warmUpCount {
+            warmUpResults += try stockpot(call) + baseline(call)
+        }
+        let secondsPerCall = Double(MonotonicClock.nanoseconds() &- start) / 1e9 / Double(max(1, warmUpCount))
+        try beforeTiming()
+        var timings = try time(
+            count: timedCount(calls: calls, secondsPerCall: secondsPerCall, minimum: minimumTimed),
+            stockpot: stockpot, baseline: baseline)
+        (timings.warmUpResults, timings.warmUpCount) = (warmUpResults, warmUpCount)
+        return timings
+    }
 
     /// How many of `calls` calls to time when one (both sides) takes `secondsPerCall`: all of
     /// them when they fit ``timedSecondsBudget``, else as many as fit, but at least `minimum`.
@@ -45,7 +74,7 @@ enum BlockInterleaving {
     /// Times calls `0..<count` on both sides, each call alone with the monotonic clock, in
     /// blocks of ``blockSize``: Stockpot's block first in even blocks, the baseline's in odd
     /// ones, so that each side starts half of its blocks right after the other side.
-    static func time(
+    private static func time(
         count: Int, stockpot: (Int) throws -> Int, baseline: (Int) throws -> Int
     ) rethrows -> BlockTimings {
         var timings = BlockTimings()

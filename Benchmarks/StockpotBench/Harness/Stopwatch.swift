@@ -50,6 +50,13 @@ enum Stopwatch {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
+    /// The sample at `fraction` (0...1) of the sorted samples, nearest rank; 0 for none.
+    static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let sorted = samples.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+
     /// Seconds in `duration`, as a double.
     static func seconds(_ duration: Duration) -> Double {
         let parts = duration.components

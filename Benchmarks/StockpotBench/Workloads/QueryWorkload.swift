@@ -47,19 +47,12 @@ struct QueryWorkload: Workload {
         let sides = try QuerySides(fixture: fixture, calls: queries, parser: context.options.baselineJSON)
         try sides.crossCheck(name, calls: Array(0..<queries.count).filter { $0 % max(1, queries.count / Self.checkedCalls) == 0 })
 
-        var results: UInt64 = 0
-        let warmUpCount = min(Self.warmUpCalls, queries.count)
-        let warmUpStart = MonotonicClock.nanoseconds()
-        for index in 0..<warmUpCount {
-            results &+= UInt64(try sides.stockpot(index)) &+ UInt64(try sides.sqlite(index))
-        }
-        let secondsPerCall = Double(MonotonicClock.nanoseconds() &- warmUpStart) / 1e9 / Double(max(1, warmUpCount))
-        let timed = queries.prefix(
-            BlockInterleaving.timedCount(calls: queries.count, secondsPerCall: secondsPerCall, minimum: Self.minimumTimedCalls))
-        let cacheBefore = try fixture.store.stats()
-        let timings = try BlockInterleaving.time(count: timed.count, stockpot: sides.stockpot, baseline: sides.sqlite)
-        results &+= UInt64(timings.results)
-        Sink.consume(results)
+        var cacheBefore: StoreStats?
+        let timings = try BlockInterleaving.warmUpAndTime(
+            calls: queries.count, warmUps: Self.warmUpCalls, minimumTimed: Self.minimumTimedCalls,
+            beforeTiming: { cacheBefore = try fixture.store.stats() },
+            stockpot: sides.stockpot, baseline: sides.sqlite)
+        Sink.consume(UInt64(timings.warmUpResults + timings.results))
         let cacheAfter = try fixture.store.stats()
 
         let (stockpot, sqlite) = (timings.stockpot, timings.baseline)
@@ -69,10 +62,11 @@ struct QueryWorkload: Workload {
             workload: name, unit: .microsecondsPerOperation, stockpot: ours, baseline: theirs,
             baselineName: "SmartStore SQLite, " + (context.options.baselineJSON == .foundation ? "Foundation" : "StockpotJSON"),
             note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
-                + String(format: "; %d queries, %d docs; p90 %.1f vs %.1f us", timed.count, fixture.documentCount,
-                    Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
-                + String(format: "; mean %.1f rows or count", Double(results) / Double(2 * (timed.count + warmUpCount)))
-                + Self.cacheNote(before: cacheBefore, after: cacheAfter)
+                + String(format: "; %d queries, %d docs; p90 %.1f vs %.1f us", timings.timedCount, fixture.documentCount,
+                    Stopwatch.percentile(stockpot, 0.9), Stopwatch.percentile(sqlite, 0.9))
+                + String(format: "; mean %.1f rows or count",
+                    Double(timings.warmUpResults + timings.results) / Double(2 * (timings.timedCount + timings.warmUpCount)))
+                + Self.cacheNote(before: cacheBefore ?? cacheAfter, after: cacheAfter)
                 + BlockInterleaving.afterOtherNote(timings))
     }
 
@@ -82,11 +76,5 @@ struct QueryWorkload: Workload {
         let reads = hits + after.documentCacheMisses - before.documentCacheMisses
         guard reads > 0 else { return "; document cache off or unused" }
         return String(format: "; document cache %.0f%% of %d reads", 100 * Double(hits) / Double(reads), reads)
-    }
-
-    private static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
-        guard !samples.isEmpty else { return 0 }
-        let sorted = samples.sorted()
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 }

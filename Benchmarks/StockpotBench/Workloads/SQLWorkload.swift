@@ -36,18 +36,10 @@ struct SQLWorkload: Workload {
             name, calls: Array(0..<queries.count).filter { $0 % max(1, queries.count / Self.checkedCalls) == 0 },
             ordered: ordered)
 
-        var rows: UInt64 = 0
-        let warmUpCount = min(Self.warmUpCalls, max(1, queries.count / 4))
-        let warmUpStart = MonotonicClock.nanoseconds()
-        for index in 0..<warmUpCount {
-            rows &+= UInt64(try sides.stockpot(index)) &+ UInt64(try sides.sqlite(index))
-        }
-        let secondsPerCall = Double(MonotonicClock.nanoseconds() &- warmUpStart) / 1e9 / Double(warmUpCount)
-        let timedCount = BlockInterleaving.timedCount(
-            calls: queries.count, secondsPerCall: secondsPerCall, minimum: Self.minimumTimedCalls)
-        let timings = try BlockInterleaving.time(count: timedCount, stockpot: sides.stockpot, baseline: sides.sqlite)
-        rows &+= UInt64(timings.results)
-        Sink.consume(rows)
+        let timings = try BlockInterleaving.warmUpAndTime(
+            calls: queries.count, warmUps: min(Self.warmUpCalls, max(1, queries.count / 4)),
+            minimumTimed: Self.minimumTimedCalls, stockpot: sides.stockpot, baseline: sides.sqlite)
+        Sink.consume(UInt64(timings.warmUpResults + timings.results))
 
         let (stockpot, sqlite) = (timings.stockpot, timings.baseline)
         let ours = Stopwatch.median(stockpot), theirs = Stopwatch.median(sqlite)
@@ -56,9 +48,9 @@ struct SQLWorkload: Workload {
             workload: name, unit: .microsecondsPerOperation, stockpot: ours, baseline: theirs,
             baselineName: "SmartStore SQLite",
             note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
-                + String(format: "; %d calls, %d docs; p90 %.1f vs %.1f us", timedCount, fixture.documentCount,
-                    Self.percentile(stockpot, 0.9), Self.percentile(sqlite, 0.9))
-                + String(format: "; mean %.1f rows", Double(timings.results) / Double(2 * timedCount))
+                + String(format: "; %d calls, %d docs; p90 %.1f vs %.1f us", timings.timedCount, fixture.documentCount,
+                    Stopwatch.percentile(stockpot, 0.9), Stopwatch.percentile(sqlite, 0.9))
+                + String(format: "; mean %.1f rows", Double(timings.results) / Double(2 * timings.timedCount))
                 + Self.describe(checked)
                 + BlockInterleaving.afterOtherNote(timings))
     }
@@ -69,11 +61,5 @@ struct SQLWorkload: Workload {
         let counts = checked.compactMap { rows in rows.count == 1 ? rows[0].first?.integerValue : nil }
         guard !counts.isEmpty, counts.count == checked.count else { return "" }
         return String(format: ", mean count %.0f (checked calls)", Double(counts.reduce(0, +)) / Double(counts.count))
-    }
-
-    private static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
-        guard !samples.isEmpty else { return 0 }
-        let sorted = samples.sorted()
-        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 }
