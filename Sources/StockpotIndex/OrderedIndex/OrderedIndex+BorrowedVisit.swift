@@ -11,7 +11,7 @@ package struct BorrowedIndexEntry {
     let slot: Int
 
     /// The id of the soup entry the value belongs to.
-    package var id: Int64 { block.ids[slot] }
+    package var id: Int64 { block.id(at: slot) }
 
     /// The value's UTF-8 bytes when it is text; nil for null and numbers. Valid only inside the
     /// visit's body.
@@ -30,7 +30,9 @@ package struct BorrowedIndexEntry {
 /// ``OrderedIndex/forEachLeafRun(from:descending:_:)``: its entries' ids and text bytes by slot,
 /// read straight from the leaf's columns. Valid only inside the visit's body; trivial to copy.
 package struct BorrowedIndexLeaf {
-    @usableFromInline let ids: UnsafePointer<Int64>
+    /// The ids column, 4 bytes an id when `narrowIDs`, else 8.
+    @usableFromInline let ids: UnsafeRawPointer
+    @usableFromInline let narrowIDs: Bool
     @usableFromInline let kinds: UnsafePointer<UInt8>
     /// The text store's spans and arena; nil when the leaf has never held text.
     @usableFromInline let spans: UnsafePointer<UInt64>?
@@ -39,7 +41,8 @@ package struct BorrowedIndexLeaf {
 
     init(_ block: OrderedIndexBlock) {
         self.block = block
-        ids = UnsafePointer(block.ids)
+        ids = UnsafeRawPointer(block.idColumn)
+        narrowIDs = block.narrowIDs
         kinds = UnsafePointer(block.kinds)
         if let store = block.textStore {
             spans = UnsafePointer(store.assumingMemoryBound(to: UInt64.self))
@@ -52,7 +55,9 @@ package struct BorrowedIndexLeaf {
 
     /// The id of the entry in `slot`.
     @inlinable @inline(__always)
-    package func id(at slot: Int) -> Int64 { ids[slot] }
+    package func id(at slot: Int) -> Int64 {
+        narrowIDs ? Int64(ids.load(fromByteOffset: 4 * slot, as: UInt32.self)) : ids.load(fromByteOffset: 8 * slot, as: Int64.self)
+    }
 
     /// The UTF-8 bytes of the entry in `slot` when its value is text; nil for null and numbers.
     @inlinable @inline(__always)

@@ -19,11 +19,22 @@ extension OrderedIndex {
     /// - Precondition: As ``init(leafCapacity:branchCapacity:)``; fewer than 2^31 entries and
     ///   2 GiB of text in all (programmer error).
     package init(entries: [IndexEntry], leafCapacity: Int, branchCapacity: Int) {
+        self.init(
+            entries: entries, leafCapacity: leafCapacity, branchCapacity: branchCapacity,
+            narrowIDs: entries.allSatisfy { OrderedIndexBlock.fitsNarrowID($0.id) })
+    }
+
+    /// An index holding `entries` in any order, with the given node sizes and id width.
+    ///
+    /// - Precondition: As ``init(entries:leafCapacity:branchCapacity:)``; with `narrowIDs`,
+    ///   every id fits 4 bytes (programmer error).
+    init(entries: [IndexEntry], leafCapacity: Int, branchCapacity: Int, narrowIDs: Bool) {
         self.init(leafCapacity: leafCapacity, branchCapacity: branchCapacity)
+        self.narrowIDs = narrowIDs
         guard !entries.isEmpty else { return }
         precondition(entries.count <= Int(Int32.max), "OrderedIndex: too many entries for one build")
         // One big leaf stages the sorted entries; its arena holds all the text.
-        let staging = OrderedIndexNode(isLeaf: true, slots: entries.count)
+        let staging = OrderedIndexNode(isLeaf: true, slots: entries.count, narrowIDs: narrowIDs)
         var rows: [SortRow] = []
         rows.reserveCapacity(entries.count)
         for entry in entries {
@@ -49,7 +60,7 @@ extension OrderedIndex {
         for (i, row) in rows.enumerated() where i == 0 || SortRow.compare(rows[i - 1], row, block) != 0 {
             block.kinds[kept] = row.kind
             block.payloads[kept] = row.payload
-            block.ids[kept] = row.id
+            block.setID(row.id, at: kept)
             if row.kind == OrderedIndexTag.text { block.spans[kept] = row.span }
             kept += 1
         }
@@ -59,7 +70,7 @@ extension OrderedIndex {
     }
 
     /// The tree over the entries of `sorted` (strictly ascending): full leaves, evenly filled
-    /// branches.
+    /// branches, with `sorted`'s id width.
     static func buildTree(
         from sorted: OrderedIndexBlock, leafCapacity: Int, branchCapacity: Int
     ) -> OrderedIndexNode? {
@@ -71,7 +82,7 @@ extension OrderedIndex {
         var start = 0
         for i in 0..<leafCount {
             let end = total * (i + 1) / leafCount
-            let leaf = OrderedIndexNode(isLeaf: true, slots: leafCapacity)
+            let leaf = OrderedIndexNode(isLeaf: true, slots: leafCapacity, narrowIDs: sorted.narrowIDs)
             leaf.appendEntries(from: sorted, start..<end)
             leaf.block.subtreeCount = end - start
             leaves.append(leaf)
@@ -81,11 +92,12 @@ extension OrderedIndex {
     }
 
     /// Evenly filled branches over `leaves` (non-empty, in order, their entries strictly
-    /// ascending across them); returns the root (the leaf itself when there is one).
+    /// ascending across them, all of one id width); returns the root (the leaf itself when
+    /// there is one).
     static func buildBranches(over leaves: [OrderedIndexNode], branchCapacity: Int) -> OrderedIndexNode? {
         // Each node with its first leaf, whose first key separates it from the node before it.
         var level = leaves.map { (node: $0, firstLeaf: $0.block) }
-        guard !level.isEmpty else { return nil }
+        guard let narrowIDs = leaves.first?.block.narrowIDs else { return nil }
         while level.count > 1 {
             let groups = (level.count + branchCapacity - 1) / branchCapacity
             var next: [(node: OrderedIndexNode, firstLeaf: OrderedIndexBlock)] = []
@@ -93,7 +105,7 @@ extension OrderedIndex {
             var groupStart = 0
             for g in 0..<groups {
                 let groupEnd = level.count * (g + 1) / groups
-                let branch = OrderedIndexNode(isLeaf: false, slots: branchCapacity)
+                let branch = OrderedIndexNode(isLeaf: false, slots: branchCapacity, narrowIDs: narrowIDs)
                 var entries = 0
                 for j in groupStart..<groupEnd {
                     if j > groupStart { branch.appendEntries(from: level[j].firstLeaf, 0..<1) }

@@ -31,7 +31,7 @@ extension OrderedIndex {
             while i < node.count {
                 guard node.compareValue(at: i, to: probe) == 0 else { return false }
                 let entryValue = probe.kind == OrderedIndexTag.text ? value : node.value(at: i)
-                guard try body(IndexEntry(value: entryValue, id: node.ids[i])) else { return false }
+                guard try body(IndexEntry(value: entryValue, id: node.id(at: i))) else { return false }
                 i += 1
             }
             return true

@@ -17,8 +17,9 @@ extension OrderedIndex {
     }
 
     mutating func insert(_ probe: OrderedIndexProbe) {
+        if narrowIDs && !OrderedIndexBlock.fitsNarrowID(probe.id) { widenIDs() }
         guard root != nil else {
-            let leaf = OrderedIndexNode(isLeaf: true, slots: fittedLeafSlots(0))
+            let leaf = OrderedIndexNode(isLeaf: true, slots: fittedLeafSlots(0), narrowIDs: narrowIDs)
             leaf.insertEntry(probe, at: 0)
             leaf.block.subtreeCount = 1
             root = leaf
@@ -33,7 +34,7 @@ extension OrderedIndex {
         let (inserted, split) = insert(probe, into: node)
         guard inserted else { return }
         if let split {
-            let newRoot = OrderedIndexNode(isLeaf: false, slots: branchCapacity)
+            let newRoot = OrderedIndexNode(isLeaf: false, slots: branchCapacity, narrowIDs: narrowIDs)
             split.separator.withProbe { newRoot.insertEntry($0, at: 0) }
             newRoot.insertChild(split.left ?? node, at: 0)
             newRoot.insertChild(split.right, at: 1)
@@ -41,6 +42,17 @@ extension OrderedIndex {
             root = newRoot
         }
         count += 1
+    }
+
+    /// Rebuilds the index with 8-byte ids, for an id that 4 bytes cannot hold; once in an
+    /// index's life, if ever (entry ids count up from 1).
+    ///
+    /// - Complexity: O(n log n).
+    mutating func widenIDs() {
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(count)
+        forEach { entries.append($0); return true }
+        self = OrderedIndex(entries: entries, leafCapacity: leafCapacity, branchCapacity: branchCapacity, narrowIDs: false)
     }
 
     /// Inserts `probe` under `node`, which the caller holds uniquely.
@@ -86,7 +98,7 @@ extension OrderedIndex {
         }
         if run {
             // Ascending inserts: keep this leaf full and start a new one.
-            let right = OrderedIndexNode(isLeaf: true, slots: leafCapacity)
+            let right = OrderedIndexNode(isLeaf: true, slots: leafCapacity, narrowIDs: narrowIDs)
             right.insertEntry(probe, at: 0)
             right.block.subtreeCount = 1
             right.block.appendHint = true
@@ -100,11 +112,11 @@ extension OrderedIndex {
         // gets a whole one.
         let leftSlots = intoLeft && extendsRun ? leafCapacity : fittedLeafSlots(middle + (intoLeft ? 1 : 0))
         let rightSlots = !intoLeft && extendsRun ? leafCapacity : fittedLeafSlots(used - middle + (intoLeft ? 0 : 1))
-        let left = OrderedIndexNode(isLeaf: true, slots: leftSlots)
+        let left = OrderedIndexNode(isLeaf: true, slots: leftSlots, narrowIDs: narrowIDs)
         left.appendEntries(from: block, 0..<middle)
         left.block.subtreeCount = middle
         left.block.appendHint = block.appendHint
-        let right = OrderedIndexNode(isLeaf: true, slots: rightSlots)
+        let right = OrderedIndexNode(isLeaf: true, slots: rightSlots, narrowIDs: narrowIDs)
         right.appendEntries(from: block, middle..<used)
         right.block.subtreeCount = used - middle
         let target = intoLeft ? left : right
@@ -173,7 +185,7 @@ extension OrderedIndex {
         let children = block.childCount
         let middle = uneven ? children - 2 : children / 2
         let separator = block.key(at: middle - 1)
-        let right = OrderedIndexNode(isLeaf: false, slots: branchCapacity)
+        let right = OrderedIndexNode(isLeaf: false, slots: branchCapacity, narrowIDs: narrowIDs)
         right.appendEntries(from: block, middle..<children - 1)
         right.appendChildren(from: block, middle..<children)
         right.block.subtreeCount = right.block.entries(before: children - middle)

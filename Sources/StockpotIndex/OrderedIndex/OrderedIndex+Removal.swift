@@ -74,7 +74,8 @@ extension OrderedIndex {
         let capacity = isLeaf ? leafCapacity : branchCapacity
 
         func build(_ units: Range<Int>) -> OrderedIndexNode {
-            let node = OrderedIndexNode(isLeaf: isLeaf, slots: isLeaf ? fittedLeafSlots(units.count) : branchCapacity)
+            let node = OrderedIndexNode(
+                isLeaf: isLeaf, slots: isLeaf ? fittedLeafSlots(units.count) : branchCapacity, narrowIDs: narrowIDs)
             if isLeaf {
                 Self.appendEntries(of: entries, units, to: node)
             } else {

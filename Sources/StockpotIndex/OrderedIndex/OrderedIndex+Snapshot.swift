@@ -69,7 +69,7 @@ extension OrderedIndex {
                     default:
                         break  // null, and a repeat: no payload
                     }
-                    let id = leaf.ids[i]
+                    let id = leaf.id(at: i)
                     Self.appendSignedVarint(id &- previousID, to: &bytes)
                     previousID = id
                 }
@@ -100,6 +100,19 @@ extension OrderedIndex {
         deserializing bytes: UnsafeRawBufferPointer, leafCapacity: Int, branchCapacity: Int
     ) throws(IndexSnapshotError) {
         self.init(leafCapacity: leafCapacity, branchCapacity: branchCapacity)
+        // Ids go into 4-byte columns; an id they cannot hold starts the read over with 8-byte
+        // ones.
+        if try !read(bytes, narrowIDs: true) {
+            narrowIDs = false
+            _ = try read(bytes, narrowIDs: false)
+        }
+    }
+
+    /// Reads the entries of snapshot `bytes` into this empty index, in nodes with `narrowIDs`;
+    /// false, with the index left empty, when `narrowIDs` and an id does not fit 4 bytes.
+    private mutating func read(
+        _ bytes: UnsafeRawBufferPointer, narrowIDs: Bool
+    ) throws(IndexSnapshotError) -> Bool {
         var reader = OrderedIndexSnapshotReader(bytes)
         let version = try reader.readByte("the version")
         guard version == Self.snapshotVersion || version == 1 else {
@@ -138,9 +151,9 @@ extension OrderedIndex {
         var offset = reader.offset
         for leafNumber in 0..<leafCount {
             let leafEnd = entryCount * (leafNumber + 1) / leafCount
-            let leaf = OrderedIndexNode(isLeaf: true, slots: leafCapacity)
+            let leaf = OrderedIndexNode(isLeaf: true, slots: leafCapacity, narrowIDs: narrowIDs)
             let block = leaf.block
-            let (kinds, payloads, ids) = (block.kinds, block.payloads, block.ids)
+            let (kinds, payloads) = (block.kinds, block.payloads)
             arena.count = 0
             var hasText = false
             for i in leafStart..<leafEnd {
@@ -212,7 +225,8 @@ extension OrderedIndex {
                     let slot = i - leafStart
                     kinds[slot] = previous.kind
                     payloads[slot] = previous.payload
-                    ids[slot] = id
+                    guard !narrowIDs || OrderedIndexBlock.fitsNarrowID(id) else { return false }
+                    block.setID(id, at: slot)
                     continue
                 default:
                     throw IndexSnapshotError(.invalidTag, "unknown value tag \(kind)", offset: entryOffset)
@@ -253,7 +267,8 @@ extension OrderedIndex {
                 let slot = i - leafStart
                 kinds[slot] = kind
                 payloads[slot] = payload
-                ids[slot] = id
+                guard !narrowIDs || OrderedIndexBlock.fitsNarrowID(id) else { return false }
+                block.setID(id, at: slot)
             }
             block.count = leafEnd - leafStart
             block.subtreeCount = leafEnd - leafStart
@@ -268,6 +283,7 @@ extension OrderedIndex {
         }
         root = Self.buildBranches(over: leaves, branchCapacity: branchCapacity)
         count = entryCount
+        return true
     }
 
     /// An unsigned LEB128 varint (at most 10 bytes, 64 bits) at `offset`, read without passing

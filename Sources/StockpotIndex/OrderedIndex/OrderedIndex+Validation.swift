@@ -1,12 +1,14 @@
 // A structural check of the ordered index's tree, for tests and consistency checkers: order,
-// separators, subtree counts, node sizes, uniform depth, cached block addresses and arenas.
+// separators, subtree counts, node sizes, id widths, uniform depth, cached block addresses and
+// arenas.
 
 extension OrderedIndex {
     /// The first broken tree invariant, or `nil` when the tree is sound.
     ///
     /// Checks that entries ascend strictly, that separators bound their children, that every
     /// stored count and cached block address matches, that nodes are within capacity and not
-    /// empty, that text lies inside its arena, and that every leaf is at the same depth.
+    /// empty, that every node has the index's id width (narrow only while every id fits), that
+    /// text lies inside its arena, and that every leaf is at the same depth.
     ///
     /// - Complexity: O(n).
     package func invariantViolation() -> String? {
@@ -30,6 +32,12 @@ extension OrderedIndex {
     ) -> String? {
         let block = node.block
         if let problem = checkText(block) { return problem }
+        if block.narrowIDs != narrowIDs { return "a node's id width is not the index's" }
+        if block.kindsOffset != OrderedIndexBlock.headerSize + 8 * block.slotCapacity
+            + OrderedIndexBlock.idsSize(block.slotCapacity, narrowIDs: block.narrowIDs)
+        {
+            return "kinds column at \(block.kindsOffset) in a block of \(block.slotCapacity) slots"
+        }
         if node.isLeaf {
             if let expected = leafDepth, expected != depth { return "leaves at depths \(expected) and \(depth)" }
             leafDepth = depth

@@ -56,6 +56,9 @@ package struct OrderedIndex: Sendable {
     let leafCapacity: Int
     /// The most children a branch holds.
     let branchCapacity: Int
+    /// Whether every node keeps its ids in 4 bytes (``OrderedIndexBlock``): true until an id
+    /// outside 0...UInt32.max arrives, which rebuilds the index with 8-byte ids for good.
+    package internal(set) var narrowIDs = true
 
     /// An empty index with the default node sizes (64 entries a leaf, 64 children a branch).
     package init() {

@@ -13,8 +13,8 @@ extension OrderedIndexBlock {
         let slots = slotCapacity
         let entries = count
         Self.prefetch(base + Self.headerSize, bytes: 8 * entries)
-        Self.prefetch(base + Self.headerSize + 8 * slots, bytes: 8 * entries)
-        Self.prefetch(base + Self.headerSize + 16 * slots, bytes: entries)
+        Self.prefetch(idColumn, bytes: idWidth * entries)
+        Self.prefetch(base + kindsOffset, bytes: entries)
         if !isLeaf { prefetchChildColumns(slots: slots) }
     }
 
@@ -27,7 +27,7 @@ extension OrderedIndexBlock {
 
     @inline(__always) private func prefetchChildColumns(slots: Int) {
         let children = childCount
-        let area = base + Self.headerSize + 16 * slots + Self.kindsSize(slots)
+        let area = childArea
         Self.prefetch(area, bytes: 8 * children)
         Self.prefetch(area + 16 * (slots + 1), bytes: 8 * children)
     }

@@ -13,20 +13,26 @@ import StockpotJSON
 ///     8                4          slotCapacity: Int32, n
 ///     12               1          isLeaf: 1 for a leaf
 ///     13               1          appendHint: 1 when the last insertion went after the end
-///     14               2          zero
+///     14               1          narrowIDs: 1 when the ids column holds UInt32s
+///     15               1          zero
 ///     16               8          subtreeCount: Int, entries under the node
 ///     24               8          textStore: the text store's address (malloc'ed), or 0
 ///     32               4          arenaUsed: Int32, arena bytes in use (live or dead)
 ///     36               4          arenaCapacity: Int32
 ///     40               4          deadBytes: Int32, arena bytes no entry refers to
-///     44               4          zero
+///     44               4          kindsOffset: Int32, 48 + 8n + i (where the kinds start)
 ///     48               8n         payloads: UInt64 (number: bit pattern; text: its first 8
 ///                                 bytes big-endian, zero-padded; null: 0)
-///     48 + 8n          8n         ids: Int64
-///     48 + 16n         k          kinds: UInt8 tags; k = n rounded up to a multiple of 8
-///     48 + 16n + k     8(n + 1)   branch: childCounts: Int, entries under each child
+///     48 + 8n          i          ids: UInt32 when narrow (i = 4n rounded up to a multiple
+///                                 of 8), else Int64 (i = 8n); read and written raw
+///     48 + 8n + i      k          kinds: UInt8 tags; k = n rounded up to a multiple of 8
+///     48 + 8n + i + k  8(n + 1)   branch: childCounts: Int, entries under each child
 ///     ...              8(n + 1)   branch: children: strong node references
 ///     ...              8(n + 1)   branch: childBlocks: the children's block addresses
+///
+/// Ids are narrow while every id of the index lies in 0...UInt32.max (entry ids count up from
+/// 1, so practically always): 4 bytes less per entry. All blocks of one index have the same
+/// width (``OrderedIndex/narrowIDs``); an index given a wider id is rebuilt wide.
 ///
 /// Child `i` of a branch holds the entries at or above separator `i - 1` and below separator
 /// `i`. Blocks never move (their capacity is fixed when made).
@@ -44,9 +50,20 @@ struct OrderedIndexBlock {
 
     @inline(__always) static func kindsSize(_ slots: Int) -> Int { (slots + 7) & ~7 }
 
+    /// Bytes of the ids column for `slots` slots (a multiple of 8, so the columns after it
+    /// stay aligned).
+    @inline(__always) static func idsSize(_ slots: Int, narrowIDs: Bool) -> Int {
+        narrowIDs ? (4 * slots + 7) & ~7 : 8 * slots
+    }
+
     /// Bytes of a block with `slots` slots.
-    static func size(slots: Int, isLeaf: Bool) -> Int {
-        headerSize + 16 * slots + kindsSize(slots) + (isLeaf ? 0 : 24 * (slots + 1))
+    static func size(slots: Int, isLeaf: Bool, narrowIDs: Bool) -> Int {
+        headerSize + 8 * slots + idsSize(slots, narrowIDs: narrowIDs) + kindsSize(slots) + (isLeaf ? 0 : 24 * (slots + 1))
+    }
+
+    /// Whether `id` can be stored in a narrow ids column.
+    @inline(__always) static func fitsNarrowID(_ id: Int64) -> Bool {
+        UInt64(bitPattern: id) <= UInt64(UInt32.max)
     }
 
     // MARK: - Header
@@ -70,6 +87,14 @@ struct OrderedIndexBlock {
     var appendHint: Bool {
         @inline(__always) get { base.load(fromByteOffset: 13, as: UInt8.self) != 0 }
         nonmutating set { base.storeBytes(of: newValue ? 1 : 0, toByteOffset: 13, as: UInt8.self) }
+    }
+    var narrowIDs: Bool {
+        @inline(__always) get { base.load(fromByteOffset: 14, as: UInt8.self) != 0 }
+        nonmutating set { base.storeBytes(of: newValue ? 1 : 0, toByteOffset: 14, as: UInt8.self) }
+    }
+    var kindsOffset: Int {
+        @inline(__always) get { Int(base.load(fromByteOffset: 44, as: Int32.self)) }
+        nonmutating set { base.storeBytes(of: Int32(newValue), toByteOffset: 44, as: Int32.self) }
     }
     var subtreeCount: Int {
         @inline(__always) get { base.load(fromByteOffset: 16, as: Int.self) }
@@ -106,18 +131,20 @@ struct OrderedIndexBlock {
     var payloads: UnsafeMutablePointer<UInt64> {
         @inline(__always) get { (base + Self.headerSize).assumingMemoryBound(to: UInt64.self) }
     }
-    var ids: UnsafeMutablePointer<Int64> {
-        @inline(__always) get { (base + Self.headerSize + 8 * slotCapacity).assumingMemoryBound(to: Int64.self) }
+    /// Where the ids column starts; it is read and written raw (``id(at:)``, ``setID(_:at:)``).
+    var idColumn: UnsafeMutableRawPointer {
+        @inline(__always) get { base + Self.headerSize + 8 * slotCapacity }
+    }
+    /// Bytes an id takes in this block's ids column.
+    var idWidth: Int {
+        @inline(__always) get { narrowIDs ? 4 : 8 }
     }
     var kinds: UnsafeMutablePointer<UInt8> {
-        @inline(__always) get { (base + Self.headerSize + 16 * slotCapacity).assumingMemoryBound(to: UInt8.self) }
+        @inline(__always) get { (base + kindsOffset).assumingMemoryBound(to: UInt8.self) }
     }
     /// Where a branch's child area (counts, then references, then block addresses) starts.
     var childArea: UnsafeMutableRawPointer {
-        @inline(__always) get {
-            let slots = slotCapacity
-            return base + Self.headerSize + 16 * slots + Self.kindsSize(slots)
-        }
+        @inline(__always) get { base + kindsOffset + Self.kindsSize(slotCapacity) }
     }
     var childCounts: UnsafeMutablePointer<Int> {
         @inline(__always) get { childArea.assumingMemoryBound(to: Int.self) }
@@ -141,6 +168,47 @@ struct OrderedIndexBlock {
         var total = 0
         for i in 0..<index { total &+= counts[i] }
         return total
+    }
+
+    // MARK: - Ids
+
+    /// Entry `i`'s id.
+    @inline(__always) func id(at i: Int) -> Int64 {
+        let column = idColumn
+        return narrowIDs
+            ? Int64(column.load(fromByteOffset: 4 * i, as: UInt32.self))
+            : column.load(fromByteOffset: 8 * i, as: Int64.self)
+    }
+
+    /// Sets entry `i`'s id.
+    ///
+    /// - Precondition: A narrow block takes only ids that ``fitsNarrowID(_:)`` (programmer
+    ///   error: the index widens itself before such an id arrives).
+    @inline(__always) func setID(_ id: Int64, at i: Int) {
+        let column = idColumn
+        if narrowIDs {
+            precondition(Self.fitsNarrowID(id), "OrderedIndex: a wide id in a narrow block")
+            column.storeBytes(of: UInt32(truncatingIfNeeded: id), toByteOffset: 4 * i, as: UInt32.self)
+        } else {
+            column.storeBytes(of: id, toByteOffset: 8 * i, as: Int64.self)
+        }
+    }
+
+    /// Moves ids `from..<from + count` to start at slot `to` (the ranges may overlap).
+    @inline(__always) func moveIDs(from: Int, to: Int, count: Int) {
+        let (column, width) = (idColumn, idWidth)
+        (column + width * to).copyMemory(from: column + width * from, byteCount: width * count)
+    }
+
+    /// Copies the ids of `source`'s entries `range` to slots from `start` on.
+    func copyIDs(from source: OrderedIndexBlock, _ range: Range<Int>, to start: Int) {
+        guard source.narrowIDs != narrowIDs else {
+            let width = idWidth
+            (idColumn + width * start).copyMemory(
+                from: source.idColumn + width * range.lowerBound, byteCount: width * range.count)
+            return
+        }
+        for (j, i) in range.enumerated() { setID(source.id(at: i), at: start + j) }
     }
 
     // MARK: - Entries
@@ -193,7 +261,7 @@ struct OrderedIndexBlock {
 
     /// Entry `i` as a probe, valid until the node next changes.
     @inline(__always) func probe(at i: Int) -> OrderedIndexProbe {
-        OrderedIndexProbe(kind: kinds[i], payload: payloads[i], id: ids[i], text: text(at: i))
+        OrderedIndexProbe(kind: kinds[i], payload: payloads[i], id: id(at: i), text: text(at: i))
     }
 
     /// Compares entry `i`'s value with `probe`'s value.
@@ -207,7 +275,7 @@ struct OrderedIndexBlock {
     /// Compares entry `i` with `probe`: value, then id.
     @inline(__always) func compare(at i: Int, to probe: OrderedIndexProbe) -> Int {
         let order = compareValue(at: i, to: probe)
-        return order != 0 ? order : OrderedIndexOrder.compareIntegers(ids[i], probe.id)
+        return order != 0 ? order : OrderedIndexOrder.compareIntegers(id(at: i), probe.id)
     }
 
     /// Compares entry `i` with entry `j` of `other`: value, then id.
@@ -252,6 +320,6 @@ struct OrderedIndexBlock {
     }
 
     func entry(at i: Int) -> IndexEntry {
-        IndexEntry(value: value(at: i), id: ids[i])
+        IndexEntry(value: value(at: i), id: id(at: i))
     }
 }

@@ -26,12 +26,12 @@ extension OrderedIndexNode {
         let tail = count - index
         if tail > 0 {
             Self.move(block.payloads + index, to: block.payloads + index + 1, count: tail)
-            Self.move(block.ids + index, to: block.ids + index + 1, count: tail)
+            block.moveIDs(from: index, to: index + 1, count: tail)
             Self.move(block.kinds + index, to: block.kinds + index + 1, count: tail)
             if block.textStore != nil { Self.move(block.spans + index, to: block.spans + index + 1, count: tail) }
         }
         block.payloads[index] = probe.payload
-        block.ids[index] = probe.id
+        block.setID(probe.id, at: index)
         block.kinds[index] = probe.kind
         if isText { block.spans[index] = span }
         block.count = count + 1
@@ -50,7 +50,7 @@ extension OrderedIndexNode {
         let tail = count - range.upperBound
         if tail > 0 {
             Self.move(block.payloads + range.upperBound, to: block.payloads + range.lowerBound, count: tail)
-            Self.move(block.ids + range.upperBound, to: block.ids + range.lowerBound, count: tail)
+            block.moveIDs(from: range.upperBound, to: range.lowerBound, count: tail)
             Self.move(block.kinds + range.upperBound, to: block.kinds + range.lowerBound, count: tail)
             if block.textStore != nil {
                 Self.move(block.spans + range.upperBound, to: block.spans + range.lowerBound, count: tail)
@@ -68,7 +68,7 @@ extension OrderedIndexNode {
         guard !range.isEmpty else { return }
         let start = block.count
         precondition(start + range.count <= block.slotCapacity, "OrderedIndex: no slots for entries")
-        (block.ids + start).update(from: source.ids + range.lowerBound, count: range.count)
+        block.copyIDs(from: source, range, to: start)
         (block.kinds + start).update(from: source.kinds + range.lowerBound, count: range.count)
         (block.payloads + start).update(from: source.payloads + range.lowerBound, count: range.count)
         if source.textStore != nil {

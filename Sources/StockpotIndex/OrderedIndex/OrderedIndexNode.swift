@@ -21,16 +21,18 @@ final class OrderedIndexNode: @unchecked Sendable {
     /// The node's block; it never moves.
     let block: OrderedIndexBlock
 
-    /// An empty leaf or branch with `slots` slots.
-    init(isLeaf: Bool, slots: Int) {
-        block = OrderedIndexBlock(Self.allocate(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf)))
+    /// An empty leaf or branch with `slots` slots, its ids 4 bytes each (`narrowIDs`) or 8.
+    init(isLeaf: Bool, slots: Int, narrowIDs: Bool) {
+        block = OrderedIndexBlock(Self.allocate(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf, narrowIDs: narrowIDs)))
         block.base.initializeMemory(as: UInt8.self, repeating: 0, count: OrderedIndexBlock.headerSize)
         block.slotCapacity = slots
         block.isLeaf = isLeaf
+        block.narrowIDs = narrowIDs
         let columns = block.base + OrderedIndexBlock.headerSize
+        block.kindsOffset = OrderedIndexBlock.headerSize + 8 * slots + OrderedIndexBlock.idsSize(slots, narrowIDs: narrowIDs)
         columns.bindMemory(to: UInt64.self, capacity: slots)
-        (columns + 8 * slots).bindMemory(to: Int64.self, capacity: slots)
-        (columns + 16 * slots).bindMemory(to: UInt8.self, capacity: OrderedIndexBlock.kindsSize(slots))
+        // The ids column stays unbound: it is only read and written raw, at either width.
+        (block.base + block.kindsOffset).bindMemory(to: UInt8.self, capacity: OrderedIndexBlock.kindsSize(slots))
         if !isLeaf {
             let area = block.childArea
             area.bindMemory(to: Int.self, capacity: slots + 1)
@@ -39,21 +41,22 @@ final class OrderedIndexNode: @unchecked Sendable {
         }
     }
 
-    /// A copy of `other` with the same capacity, sharing its children (for copy-on-write); the
-    /// copy's arena holds only live text.
+    /// A copy of `other` with the same capacity and id width, sharing its children (for
+    /// copy-on-write); the copy's arena holds only live text.
     convenience init(copying other: OrderedIndexNode) {
         self.init(copying: other, slots: other.block.slotCapacity)
     }
 
     /// A copy of `other` with `slots` slots (a leaf's may differ from `other`'s; a branch's
-    /// must not), sharing its children; the copy's arena holds only live text.
+    /// must not) and `other`'s id width, sharing its children; the copy's arena holds only
+    /// live text.
     ///
     /// - Precondition: `slots` holds `other`'s entries (programmer error).
     convenience init(copying other: OrderedIndexNode, slots: Int) {
         let source = other.block
         precondition(slots >= source.count && (source.isLeaf || slots == source.slotCapacity),
                      "OrderedIndex: a copy too small for its node")
-        self.init(isLeaf: source.isLeaf, slots: slots)
+        self.init(isLeaf: source.isLeaf, slots: slots, narrowIDs: source.narrowIDs)
         block.count = 0
         block.childCount = 0
         block.appendHint = source.appendHint
@@ -73,7 +76,7 @@ final class OrderedIndexNode: @unchecked Sendable {
     private func copyEntriesAndTextStore(from source: OrderedIndexBlock) {
         let count = source.count
         let slots = block.slotCapacity
-        block.ids.update(from: source.ids, count: count)
+        block.copyIDs(from: source, 0..<count, to: 0)
         block.kinds.update(from: source.kinds, count: count)
         block.payloads.update(from: source.payloads, count: count)
         let used = source.arenaUsed
@@ -222,7 +225,7 @@ final class OrderedIndexNode: @unchecked Sendable {
     /// Bytes this node takes from the allocator: the object, its block and its text store.
     var allocatedBytes: Int {
         let slots = block.slotCapacity
-        return OrderedIndex.mallocChunk(24) + OrderedIndex.mallocChunk(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf))
+        return OrderedIndex.mallocChunk(24) + OrderedIndex.mallocChunk(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf, narrowIDs: block.narrowIDs))
             + (block.textStore == nil ? 0 : OrderedIndex.mallocChunk(8 * slots + block.arenaCapacity))
     }
 }

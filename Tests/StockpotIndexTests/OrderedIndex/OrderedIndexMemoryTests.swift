@@ -1,12 +1,13 @@
-// What the ordered index's nodes take: equal texts in a leaf share their bytes, and leaves
-// filled by random inserts between copy-on-write copies stay close to a bulk build's size.
+// What the ordered index's nodes take: equal texts in a leaf share their bytes, leaves filled
+// by random inserts between copy-on-write copies stay close to a bulk build's size, and ids take
+// 4 bytes until one needs 8.
 import Testing
 import StockpotIndex
 import StockpotJSON
 
 @Suite struct OrderedIndexMemoryTests {
-    /// A 40-byte text: 17 bytes of columns and an 8-byte span an entry, plus the text once per
-    /// leaf when shared (65 bytes an entry or more when each entry keeps its own copy; random
+    /// A 40-byte text: 13 bytes of columns and an 8-byte span an entry, plus the text once per
+    /// leaf when shared (61 bytes an entry or more when each entry keeps its own copy; random
     /// inserts leave some slots to spare).
     static let longText = IndexValue.text(String(repeating: "Account ", count: 5))
 
@@ -35,7 +36,8 @@ import StockpotJSON
     @Test func leavesOfRandomInsertsBetweenCopiesStayFitted() {
         // Batches of 1,000 random inserts, a copy of the index held across each (as a store's
         // committed state is): every leaf a batch touches is copied. Full-capacity copies and
-        // halves of splits left about 27 bytes an entry; a bulk build takes about 19.
+        // halves of splits left about 27 bytes an entry with 8-byte ids; a bulk build takes
+        // about 15 with 4-byte ones.
         var random = SplitMix64(seed: 5)
         var index = OrderedIndex()
         var entries: [IndexEntry] = []
@@ -50,7 +52,25 @@ import StockpotJSON
         let built = OrderedIndex(entries: entries)
         #expect(index.invariantViolation() == nil)
         #expect(OrderedIndexTesting.entries(index) == OrderedIndexTesting.entries(built))
-        #expect(index.approximateMemoryBytes < 50_000 * 24, "\(index.approximateMemoryBytes) bytes")
-        #expect(built.approximateMemoryBytes < 50_000 * 20)
+        #expect(index.approximateMemoryBytes < 50_000 * 20, "\(index.approximateMemoryBytes) bytes")
+        #expect(built.approximateMemoryBytes < 50_000 * 16, "\(built.approximateMemoryBytes) bytes")
+    }
+
+    @Test func idsTakeFourBytesUntilOneNeedsEight() throws {
+        let entries = (1...20_000).map { IndexEntry(value: .integer(Int64($0)), id: Int64($0)) }
+        var index = OrderedIndex(entries: entries)
+        #expect(index.narrowIDs)
+        let narrow = index.approximateMemoryBytes
+        let wideID = Int64(UInt32.max) + 1
+        index.insert(.integer(0), id: wideID)
+        #expect(!index.narrowIDs)
+        #expect(index.invariantViolation() == nil)
+        let wide = index.approximateMemoryBytes
+        #expect(wide >= narrow + 20_000 * 4, "narrow \(narrow) bytes, wide \(wide)")
+        #expect(index.entry(at: 0)?.id == wideID && index.entry(at: 20_000)?.id == 20_000)
+        // Removing the wide id leaves the index wide: widening happens once.
+        let removed = index.remove(.integer(0), id: wideID)
+        #expect(removed)
+        #expect(!index.narrowIDs && index.invariantViolation() == nil)
     }
 }

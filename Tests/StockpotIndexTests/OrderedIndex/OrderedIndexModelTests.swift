@@ -13,14 +13,41 @@ import StockpotJSON
 
     @Test(arguments: shapes, seeds)
     func randomChangesMatchTheModel(shape: (Int, Int), seed: UInt64) throws {
+        try Self.randomChanges(shape: shape, seed: seed) { random, _ in Int64(random.below(40) + 1) }
+    }
+
+    /// Ids that 4 bytes cannot hold (negative, past UInt32.max), among small ones, from step 700
+    /// on: the index rebuilds itself with 8-byte ids mid-run and must go on matching the model.
+    @Test(arguments: [(3, 4), (64, 64)], [7 as UInt64, 0xB16])
+    func idsBeyondFourBytesMatchTheModel(shape: (Int, Int), seed: UInt64) throws {
+        let wide: [Int64] = [-1, .min, .max, Int64(UInt32.max), Int64(UInt32.max) + 1, 1 << 40]
+        var widened = false
+        try Self.randomChanges(shape: shape, seed: seed) { random, step in
+            let small = Int64(random.below(40) + 1)
+            guard step >= 700, random.chance(10) else { return small }
+            return wide[random.below(wide.count)]
+        } after: { index, step in
+            if !index.narrowIDs { widened = true }
+            try #require(index.narrowIDs || step >= 700, "seed \(seed): wide before any wide id")
+        }
+        #expect(widened, "seed \(seed): the index never widened its ids")
+    }
+
+    /// Seeded inserts and removes in three phases (growing, churning, shrinking), ids from
+    /// `id(random, step)`, the index checked against the model along the way; `after` sees the
+    /// index after every step.
+    static func randomChanges(
+        shape: (Int, Int), seed: UInt64, id: (inout SplitMix64, Int) -> Int64,
+        after: (OrderedIndex, Int) throws -> Void = { _, _ in }
+    ) throws {
         var random = SplitMix64(seed: seed)
         var index = OrderedIndex(leafCapacity: shape.0, branchCapacity: shape.1)
         var model = SortedArrayModel()
         let context = "seed \(seed) shape \(shape)"
-        // Phases that grow, churn and shrink the index.
+        var total = 0
         for (steps, insertPercent) in [(1_500, 85), (1_500, 50), (1_700, 15)] {
             for step in 0..<steps {
-                let entry = IndexEntry(value: T.value(&random), id: Int64(random.below(40) + 1))
+                let entry = IndexEntry(value: T.value(&random), id: id(&random, total))
                 let removeExisting = !model.entries.isEmpty && random.chance(50)
                 if random.chance(insertPercent) {
                     index.insert(entry.value, id: entry.id)
@@ -31,9 +58,11 @@ import StockpotJSON
                     try #require(removed == model.remove(target), "\(context) step \(step): remove \(target)")
                 }
                 try #require(index.count == model.entries.count, "\(context) step \(step): count")
+                try after(index, total)
                 if step % 300 == 299 {
                     try Self.check(index, against: model, &random, context: "\(context) step \(step)")
                 }
+                total += 1
             }
             try Self.check(index, against: model, &random, context: "\(context) phase end")
         }
@@ -89,6 +118,8 @@ import StockpotJSON
         try T.requireSame(T.entries(restored), expected, "\(context): snapshot round trip")
         try #require(restored.invariantViolation() == nil, "\(context): restored tree")
         try #require(restored.serialized() == bytes, "\(context): re-serialized bytes")
+        let narrow = expected.allSatisfy { UInt64(bitPattern: $0.id) <= UInt64(UInt32.max) }
+        try #require(restored.narrowIDs == narrow, "\(context): restored id width")
 
         var shuffled = expected
         shuffled.shuffle(using: &random)
