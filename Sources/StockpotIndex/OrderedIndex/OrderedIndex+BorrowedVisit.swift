@@ -34,8 +34,10 @@ package struct BorrowedIndexLeaf {
     @usableFromInline let ids: UnsafeRawPointer
     @usableFromInline let narrowIDs: Bool
     @usableFromInline let kinds: UnsafePointer<UInt8>
-    /// The text store's spans and arena; nil when the leaf has never held text.
-    @usableFromInline let spans: UnsafePointer<UInt64>?
+    /// The text store's spans (4 bytes a span when `narrowSpans`, else 8) and arena; nil when
+    /// the leaf has never held text.
+    @usableFromInline let spans: UnsafeRawPointer?
+    @usableFromInline let narrowSpans: Bool
     @usableFromInline let arena: UnsafeRawPointer?
     let block: OrderedIndexBlock
 
@@ -44,9 +46,10 @@ package struct BorrowedIndexLeaf {
         ids = UnsafeRawPointer(block.idColumn)
         narrowIDs = block.narrowIDs
         kinds = UnsafePointer(block.kinds)
+        narrowSpans = block.narrowSpans
         if let store = block.textStore {
-            spans = UnsafePointer(store.assumingMemoryBound(to: UInt64.self))
-            arena = UnsafeRawPointer(store + 8 * block.slotCapacity)
+            spans = UnsafeRawPointer(store)
+            arena = UnsafeRawPointer(block.arena)
         } else {
             spans = nil
             arena = nil
@@ -64,7 +67,7 @@ package struct BorrowedIndexLeaf {
     package func textBytes(at slot: Int) -> UnsafeRawBufferPointer? {
         // Tag 3 is `OrderedIndexTag.text`; a text entry's leaf always has a text store.
         guard kinds[slot] == 3, let spans, let arena else { return nil }
-        let span = spans[slot]
+        let span = OrderedIndexBlock.span(in: spans, at: slot, narrow: narrowSpans)
         return UnsafeRawBufferPointer(start: arena + Int(span >> 32), count: Int(span & 0xFFFF_FFFF))
     }
 
@@ -82,8 +85,8 @@ package struct BorrowedIndexLeaf {
         var end = 0
         var previous: UInt64?
         for slot in slots {
-            let span = spans[slot]
             guard kinds[slot] == 3 else { return nil }
+            let span = OrderedIndexBlock.span(in: spans, at: slot, narrow: narrowSpans)
             if span == previous { continue }  // the same text as the slot before, shared
             let start = Int(span >> 32)
             guard start >= end else { return nil }
@@ -98,7 +101,7 @@ package struct BorrowedIndexLeaf {
     @inlinable @inline(__always)
     package func textBounds(at slot: Int) -> (start: Int, end: Int) {
         guard let spans else { return (0, 0) }
-        let span = spans[slot]
+        let span = OrderedIndexBlock.span(in: spans, at: slot, narrow: narrowSpans)
         let start = Int(span >> 32)
         return (start, start + Int(span & 0xFFFF_FFFF))
     }

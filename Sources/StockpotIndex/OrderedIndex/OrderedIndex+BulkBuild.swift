@@ -61,7 +61,7 @@ extension OrderedIndex {
             block.kinds[kept] = row.kind
             block.payloads[kept] = row.payload
             block.setID(row.id, at: kept)
-            if row.kind == OrderedIndexTag.text { block.spans[kept] = row.span }
+            if row.kind == OrderedIndexTag.text { block.setSpan(row.span, at: kept) }
             kept += 1
         }
         block.count = kept

@@ -89,7 +89,7 @@ extension OrderedIndex {
             if kind > OrderedIndexTag.text { return "unknown tag \(kind)" }
             guard kind == OrderedIndexTag.text else { continue }
             guard block.textStore != nil else { return "text without a text store" }
-            let (offset, length) = OrderedIndexBlock.textSpan(block.spans[i])
+            let (offset, length) = OrderedIndexBlock.textSpan(block.span(at: i))
             if offset + length > block.arenaUsed { return "text past the arena" }
             if OrderedIndexOrder.textPrefix(block.text(at: i)) != block.payloads[i] { return "stale text prefix" }
             // An entry shares the span of the one before only when their texts are equal.

@@ -14,7 +14,7 @@ import StockpotJSON
 ///     12               1          isLeaf: 1 for a leaf
 ///     13               1          appendHint: 1 when the last insertion went after the end
 ///     14               1          narrowIDs: 1 when the ids column holds UInt32s
-///     15               1          zero
+///     15               1          narrowSpans: 1 when the text store's spans are UInt32s
 ///     16               8          subtreeCount: Int, entries under the node
 ///     24               8          textStore: the text store's address (malloc'ed), or 0
 ///     32               4          arenaUsed: Int32, arena bytes in use (live or dead)
@@ -38,9 +38,13 @@ import StockpotJSON
 /// `i`. Blocks never move (their capacity is fixed when made).
 ///
 /// A node that has held text has a text store, made on its first text and moved as it grows:
-/// `n` spans (UInt64: arena offset << 32 | byte length; meaningful for text entries only, in
-/// slot order), then the arena of `arenaCapacity` bytes, the texts back to back. Searches
-/// compare text prefixes in `payloads` and read the arena only when two prefixes are equal.
+/// `n` spans (meaningful for text entries only, in slot order), then the arena of
+/// `arenaCapacity` bytes, the texts back to back. A span is the text's arena offset and byte
+/// length: UInt32 (offset << 16 | length; the column rounded up to a multiple of 8 bytes) while
+/// the arena's capacity is at most 65,535 bytes, as nearly every leaf's is, else UInt64
+/// (offset << 32 | length); ``span(at:)`` reads either as the UInt64 form. Searches compare
+/// text prefixes in `payloads` and read the arena only when two prefixes are equal.
+@usableFromInline
 struct OrderedIndexBlock {
     let base: UnsafeMutableRawPointer
 
@@ -117,13 +121,59 @@ struct OrderedIndexBlock {
         nonmutating set { base.storeBytes(of: Int32(newValue), toByteOffset: 40, as: Int32.self) }
     }
 
-    /// The text store's spans (only when there is a store).
-    var spans: UnsafeMutablePointer<UInt64> {
-        @inline(__always) get { textStore!.assumingMemoryBound(to: UInt64.self) }
+    var narrowSpans: Bool {
+        @inline(__always) get { base.load(fromByteOffset: 15, as: UInt8.self) != 0 }
+        nonmutating set { base.storeBytes(of: newValue ? 1 : 0, toByteOffset: 15, as: UInt8.self) }
     }
+
     /// The text store's arena (only when there is a store).
     var arena: UnsafeMutableRawPointer {
-        @inline(__always) get { textStore! + 8 * slotCapacity }
+        @inline(__always) get { textStore! + Self.spansSize(slotCapacity, narrow: narrowSpans) }
+    }
+
+    // MARK: - Spans
+
+    /// The largest arena whose spans are narrow (16-bit offsets and lengths).
+    static let narrowArenaLimit = 0xFFFF
+
+    /// Bytes of the spans of `slots` slots (a multiple of 8, so the arena stays aligned).
+    @inline(__always) static func spansSize(_ slots: Int, narrow: Bool) -> Int {
+        narrow ? (4 * slots + 7) & ~7 : 8 * slots
+    }
+
+    /// Entry `i`'s span as offset << 32 | length (only when there is a text store; meaningful
+    /// for text entries only).
+    @inline(__always) func span(at i: Int) -> UInt64 {
+        Self.span(in: UnsafeRawPointer(textStore!), at: i, narrow: narrowSpans)
+    }
+
+    /// Span `i` of a text store's spans, as offset << 32 | length.
+    @inlinable @inline(__always) static func span(in spans: UnsafeRawPointer, at i: Int, narrow: Bool) -> UInt64 {
+        guard narrow else { return spans.load(fromByteOffset: 8 * i, as: UInt64.self) }
+        let packed = UInt64(spans.load(fromByteOffset: 4 * i, as: UInt32.self))
+        return (packed >> 16) << 32 | (packed & 0xFFFF)
+    }
+
+    /// Sets entry `i`'s span (offset << 32 | length, within the arena).
+    @inline(__always) func setSpan(_ span: UInt64, at i: Int) {
+        Self.setSpan(span, in: textStore!, at: i, narrow: narrowSpans)
+    }
+
+    /// Sets span `i` of a text store's spans.
+    ///
+    /// - Precondition: A narrow span's offset and length fit 16 bits (programmer error: spans
+    ///   are narrow only in arenas of at most ``narrowArenaLimit`` bytes).
+    @inline(__always) static func setSpan(_ span: UInt64, in spans: UnsafeMutableRawPointer, at i: Int, narrow: Bool) {
+        guard narrow else { return spans.storeBytes(of: span, toByteOffset: 8 * i, as: UInt64.self) }
+        let (offset, length) = textSpan(span)
+        precondition(offset <= narrowArenaLimit && length <= narrowArenaLimit, "OrderedIndex: a wide span in a narrow text store")
+        spans.storeBytes(of: UInt32(offset << 16 | length), toByteOffset: 4 * i, as: UInt32.self)
+    }
+
+    /// Moves spans `from..<from + count` to start at slot `to` (the ranges may overlap).
+    @inline(__always) func moveSpans(from: Int, to: Int, count: Int) {
+        let (spans, width) = (textStore!, narrowSpans ? 4 : 8)
+        (spans + width * to).copyMemory(from: spans + width * from, byteCount: width * count)
     }
 
     // MARK: - Columns
@@ -222,13 +272,14 @@ struct OrderedIndexBlock {
         guard kinds[i] == OrderedIndexTag.text, let store = textStore else {
             return UnsafeRawBufferPointer(start: nil, count: 0)
         }
-        let (offset, length) = Self.textSpan(store.load(fromByteOffset: 8 * i, as: UInt64.self))
-        return UnsafeRawBufferPointer(start: store + 8 * slotCapacity + offset, count: length)
+        let narrow = narrowSpans
+        let (offset, length) = Self.textSpan(Self.span(in: store, at: i, narrow: narrow))
+        return UnsafeRawBufferPointer(start: store + Self.spansSize(slotCapacity, narrow: narrow) + offset, count: length)
     }
 
     /// Whether entries `i` and `j` are both text and share one span of the arena.
     @inline(__always) func sharesText(_ i: Int, _ j: Int) -> Bool {
-        kinds[i] == OrderedIndexTag.text && kinds[j] == OrderedIndexTag.text && spans[i] == spans[j]
+        kinds[i] == OrderedIndexTag.text && kinds[j] == OrderedIndexTag.text && span(at: i) == span(at: j)
     }
 
     /// Whether entry `i` is text with the same bytes as `probe`'s text (`probe` is text).
@@ -249,7 +300,7 @@ struct OrderedIndexBlock {
             var last = i
             while last + 1 < range.upperBound && sharesText(last, last + 1) { last += 1 }
             if last + 1 == range.upperBound && last + 1 < count && sharesText(last, last + 1) { continue }
-            bytes += Self.textSpan(spans[i]).length
+            bytes += Self.textSpan(span(at: i)).length
         }
         return bytes
     }

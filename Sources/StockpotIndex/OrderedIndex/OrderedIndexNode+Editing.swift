@@ -16,9 +16,9 @@ extension OrderedIndexNode {
         var span: UInt64 = 0
         if isText {
             if index > 0 && block.textEquals(at: index - 1, probe) {
-                span = block.spans[index - 1]
+                span = block.span(at: index - 1)
             } else if index < count && block.textEquals(at: index, probe) {
-                span = block.spans[index]
+                span = block.span(at: index)
             } else {
                 span = appendText(probe.text)
             }
@@ -28,12 +28,12 @@ extension OrderedIndexNode {
             Self.move(block.payloads + index, to: block.payloads + index + 1, count: tail)
             block.moveIDs(from: index, to: index + 1, count: tail)
             Self.move(block.kinds + index, to: block.kinds + index + 1, count: tail)
-            if block.textStore != nil { Self.move(block.spans + index, to: block.spans + index + 1, count: tail) }
+            if block.textStore != nil { block.moveSpans(from: index, to: index + 1, count: tail) }
         }
         block.payloads[index] = probe.payload
         block.setID(probe.id, at: index)
         block.kinds[index] = probe.kind
-        if isText { block.spans[index] = span }
+        if isText { block.setSpan(span, at: index) }
         block.count = count + 1
     }
 
@@ -53,7 +53,7 @@ extension OrderedIndexNode {
             block.moveIDs(from: range.upperBound, to: range.lowerBound, count: tail)
             Self.move(block.kinds + range.upperBound, to: block.kinds + range.lowerBound, count: tail)
             if block.textStore != nil {
-                Self.move(block.spans + range.upperBound, to: block.spans + range.lowerBound, count: tail)
+                block.moveSpans(from: range.upperBound, to: range.lowerBound, count: tail)
             }
         }
         block.count = count - range.count
@@ -85,10 +85,10 @@ extension OrderedIndexNode {
                 let from = range.lowerBound + j
                 let to = start + j
                 if repeatsText(from) || (j == 0 && to > 0 && block.textEquals(at: to - 1, source.probe(at: from))) {
-                    block.spans[to] = block.spans[to - 1]
+                    block.setSpan(block.span(at: to - 1), at: to)
                 } else {
                     let span = appendText(source.text(at: from))
-                    block.spans[to] = span
+                    block.setSpan(span, at: to)
                 }
             }
         }

@@ -75,18 +75,20 @@ final class OrderedIndexNode: @unchecked Sendable {
     /// piece each, with a little room for the texts of the inserts that usually follow a copy.
     private func copyEntriesAndTextStore(from source: OrderedIndexBlock) {
         let count = source.count
-        let slots = block.slotCapacity
         block.copyIDs(from: source, 0..<count, to: 0)
         block.kinds.update(from: source.kinds, count: count)
         block.payloads.update(from: source.payloads, count: count)
         let used = source.arenaUsed
         let capacity = min(Int(Int32.max), used + max(32, used / 16))
-        let store = Self.allocate(8 * slots + capacity)
-        Self.bindTextStore(store, slots: slots, arenaCapacity: capacity)
-        store.copyMemory(from: source.textStore!, byteCount: 8 * count)
-        (store + 8 * slots).copyMemory(from: source.arena, byteCount: used)
-        block.textStore = store
-        (block.arenaUsed, block.arenaCapacity, block.deadBytes) = (used, capacity, 0)
+        makeTextStore(arenaCapacity: capacity)
+        if block.narrowSpans == source.narrowSpans && block.slotCapacity >= count {
+            let width = block.narrowSpans ? 4 : 8
+            block.textStore!.copyMemory(from: source.textStore!, byteCount: width * count)
+        } else {
+            for i in 0..<count where source.kinds[i] == OrderedIndexTag.text { block.setSpan(source.span(at: i), at: i) }
+        }
+        block.arena.copyMemory(from: source.arena, byteCount: used)
+        (block.arenaUsed, block.deadBytes) = (used, 0)
         block.count = count
     }
 
@@ -145,18 +147,16 @@ final class OrderedIndexNode: @unchecked Sendable {
     }
 
     /// Gives a node without a text store one that holds exactly `arena`, with the spans of its
-    /// `slotCapacity` slots (offsets into `arena`; meaningful for text entries only).
+    /// `slotCapacity` slots (offset << 32 | length into `arena`; meaningful for text entries
+    /// only).
     func installTextStore(spans: UnsafePointer<UInt64>, arena: UnsafeRawBufferPointer) {
         precondition(block.textStore == nil, "OrderedIndex: the node already has a text store")
-        let slots = block.slotCapacity
-        let store = Self.allocate(8 * slots + arena.count)
-        Self.bindTextStore(store, slots: slots, arenaCapacity: arena.count)
-        store.assumingMemoryBound(to: UInt64.self).update(from: spans, count: slots)
+        makeTextStore(arenaCapacity: arena.count)
+        for i in 0..<block.count where block.kinds[i] == OrderedIndexTag.text { block.setSpan(spans[i], at: i) }
         if let source = arena.baseAddress, !arena.isEmpty {
-            (store + 8 * slots).copyMemory(from: source, byteCount: arena.count)
+            block.arena.copyMemory(from: source, byteCount: arena.count)
         }
-        block.textStore = store
-        (block.arenaUsed, block.arenaCapacity, block.deadBytes) = (arena.count, arena.count, 0)
+        (block.arenaUsed, block.deadBytes) = (arena.count, 0)
     }
 
     /// Notes that `byteCount` arena bytes lost their entry; compacts the arena when over half
@@ -170,54 +170,85 @@ final class OrderedIndexNode: @unchecked Sendable {
         }
     }
 
-    private func resizeTextStore(arenaCapacity: Int) {
-        let spansSize = 8 * block.slotCapacity
-        guard let store = realloc(block.textStore, spansSize + arenaCapacity) else {
-            fatalError("OrderedIndex: out of memory growing a text arena to \(arenaCapacity) bytes")
-        }
-        Self.bindTextStore(store, slots: block.slotCapacity, arenaCapacity: arenaCapacity)
+    /// Gives the node a new, empty text store with room for `arenaCapacity` bytes, its spans
+    /// narrow when the arena is small enough (any old store is the caller's to free).
+    private func makeTextStore(arenaCapacity: Int) {
+        let narrow = arenaCapacity <= OrderedIndexBlock.narrowArenaLimit
+        let spansSize = OrderedIndexBlock.spansSize(block.slotCapacity, narrow: narrow)
+        let store = Self.allocate(spansSize + arenaCapacity)
+        // The spans stay unbound (read and written raw, at either width); the arena holds bytes.
+        (store + spansSize).bindMemory(to: UInt8.self, capacity: arenaCapacity)
+        (store + spansSize).bindMemory(to: UInt8.self, capacity: arenaCapacity)
         block.textStore = store
+        block.narrowSpans = narrow
         block.arenaCapacity = arenaCapacity
     }
 
-    private static func bindTextStore(_ store: UnsafeMutableRawPointer, slots: Int, arenaCapacity: Int) {
-        store.bindMemory(to: UInt64.self, capacity: slots)
-        (store + 8 * slots).bindMemory(to: UInt8.self, capacity: arenaCapacity)
+    /// Moves the text store to one with room for `arenaCapacity` bytes (at least the bytes in
+    /// use), making it on first use; its spans widen when the arena outgrows narrow ones. The
+    /// spans of entries `0..<count` are kept (a caller filling slots past `count` reserves
+    /// their text first).
+    private func resizeTextStore(arenaCapacity: Int) {
+        let slots = block.slotCapacity
+        guard let old = block.textStore else { return makeTextStore(arenaCapacity: arenaCapacity) }
+        let wasNarrow = block.narrowSpans
+        let narrow = wasNarrow && arenaCapacity <= OrderedIndexBlock.narrowArenaLimit
+        let (oldSpansSize, spansSize) = (
+            OrderedIndexBlock.spansSize(slots, narrow: wasNarrow), OrderedIndexBlock.spansSize(slots, narrow: narrow)
+        )
+        guard let store = realloc(old, spansSize + arenaCapacity) else {
+            fatalError("OrderedIndex: out of memory growing a text arena to \(arenaCapacity) bytes")
+        }
+        if narrow != wasNarrow {
+            // Widening in place: the arena moves up first, then the spans from the last down
+            // (each wide span lies at or after its narrow one).
+            (store + spansSize).copyMemory(from: store + oldSpansSize, byteCount: block.arenaUsed)
+            for i in stride(from: block.count - 1, through: 0, by: -1) where block.kinds[i] == OrderedIndexTag.text {
+                let span = OrderedIndexBlock.span(in: store, at: i, narrow: true)
+                OrderedIndexBlock.setSpan(span, in: store, at: i, narrow: false)
+            }
+        }
+        (store + spansSize).bindMemory(to: UInt8.self, capacity: arenaCapacity)
+        block.textStore = store
+        block.narrowSpans = narrow
+        block.arenaCapacity = arenaCapacity
     }
 
     /// Rewrites the arena with only live text, in entry order, fitted to it (entries that
     /// shared a text still share it); frees the store when no text entry is left.
     private func compactTextStore() {
         guard let old = block.textStore else { return }
-        let (slots, kinds) = (block.slotCapacity, block.kinds)
-        let oldSpans = old.assumingMemoryBound(to: UInt64.self)
+        let oldBlock = (narrow: block.narrowSpans, arena: block.arena)
+        let kinds = block.kinds
         let live = block.liveTextBytes()
         let texts = (0..<block.count).contains { kinds[$0] == OrderedIndexTag.text }
-        var fresh: UnsafeMutableRawPointer?
+        block.textStore = nil
         var used = 0
         if texts {
-            let store = Self.allocate(8 * slots + live)
-            Self.bindTextStore(store, slots: slots, arenaCapacity: live)
-            let spans = store.assumingMemoryBound(to: UInt64.self)
+            makeTextStore(arenaCapacity: live)
+            let arena = block.arena
             var previous = -1  // the last text entry, whose old span a shared one repeats
+            var previousOldSpan: UInt64 = 0
             for i in 0..<block.count where kinds[i] == OrderedIndexTag.text {
-                if previous == i - 1 && previous >= 0 && oldSpans[previous] == oldSpans[i] {
-                    spans[i] = spans[previous]
+                let oldSpan = OrderedIndexBlock.span(in: old, at: i, narrow: oldBlock.narrow)
+                if previous == i - 1 && previous >= 0 && previousOldSpan == oldSpan {
+                    block.setSpan(block.span(at: previous), at: i)
                 } else {
-                    let (offset, length) = OrderedIndexBlock.textSpan(oldSpans[i])
+                    let (offset, length) = OrderedIndexBlock.textSpan(oldSpan)
                     if length > 0 {
-                        (store + 8 * slots + used).copyMemory(from: old + 8 * slots + offset, byteCount: length)
+                        (arena + used).copyMemory(from: oldBlock.arena + offset, byteCount: length)
                     }
-                    spans[i] = UInt64(used) << 32 | UInt64(length)
+                    block.setSpan(UInt64(used) << 32 | UInt64(length), at: i)
                     used += length
                 }
                 previous = i
+                previousOldSpan = oldSpan
             }
-            fresh = store
+        } else {
+            block.arenaCapacity = 0
         }
         free(old)
-        block.textStore = fresh
-        (block.arenaUsed, block.arenaCapacity, block.deadBytes) = (used, fresh == nil ? 0 : live, 0)
+        (block.arenaUsed, block.deadBytes) = (used, 0)
     }
 
     // MARK: - Memory
@@ -226,6 +257,7 @@ final class OrderedIndexNode: @unchecked Sendable {
     var allocatedBytes: Int {
         let slots = block.slotCapacity
         return OrderedIndex.mallocChunk(24) + OrderedIndex.mallocChunk(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf, narrowIDs: block.narrowIDs))
-            + (block.textStore == nil ? 0 : OrderedIndex.mallocChunk(8 * slots + block.arenaCapacity))
+            + (block.textStore == nil ? 0 : OrderedIndex.mallocChunk(
+                OrderedIndexBlock.spansSize(slots, narrow: block.narrowSpans) + block.arenaCapacity))
     }
 }

@@ -33,11 +33,25 @@ import StockpotJSON
         #expect(widened, "seed \(seed): the index never widened its ids")
     }
 
+    /// Texts of up to 7,200 bytes, many of them equal: leaves whose text outgrows 64 KiB keep
+    /// their spans in 8 bytes instead of 4, widened in place as the arena grows.
+    @Test(arguments: [(8, 5), (64, 64)], [0x7E47 as UInt64])
+    func longTextsMatchTheModel(shape: (Int, Int), seed: UInt64) throws {
+        let pieces = ["ab", "é", "日本", "z"]
+        try Self.randomChanges(shape: shape, seed: seed) { random, _ in Int64(random.below(40) + 1) } value: { random in
+            guard random.chance(50) else { return T.value(&random) }
+            let piece = pieces[random.below(pieces.count)]
+            return .text(String(repeating: piece, count: random.below(1_200)) + pieces[random.below(pieces.count)])
+        }
+    }
+
     /// Seeded inserts and removes in three phases (growing, churning, shrinking), ids from
-    /// `id(random, step)`, the index checked against the model along the way; `after` sees the
-    /// index after every step.
+    /// `id(random, step)` and values from `value`, the index checked against the model along
+    /// the way; `after` sees the index after every step. A copy of the index is held for 100
+    /// steps at a time, so nodes are copied on write as under a store's committed state.
     static func randomChanges(
         shape: (Int, Int), seed: UInt64, id: (inout SplitMix64, Int) -> Int64,
+        value: (inout SplitMix64) -> IndexValue = T.value,
         after: (OrderedIndex, Int) throws -> Void = { _, _ in }
     ) throws {
         var random = SplitMix64(seed: seed)
@@ -45,9 +59,10 @@ import StockpotJSON
         var model = SortedArrayModel()
         let context = "seed \(seed) shape \(shape)"
         var total = 0
+        var held = index
         for (steps, insertPercent) in [(1_500, 85), (1_500, 50), (1_700, 15)] {
             for step in 0..<steps {
-                let entry = IndexEntry(value: T.value(&random), id: id(&random, total))
+                let entry = IndexEntry(value: value(&random), id: id(&random, total))
                 let removeExisting = !model.entries.isEmpty && random.chance(50)
                 if random.chance(insertPercent) {
                     index.insert(entry.value, id: entry.id)
@@ -63,9 +78,11 @@ import StockpotJSON
                     try Self.check(index, against: model, &random, context: "\(context) step \(step)")
                 }
                 total += 1
+                if total % 100 == 0 { held = index }
             }
             try Self.check(index, against: model, &random, context: "\(context) phase end")
         }
+        _ = held
     }
 
     /// Compares every query of `index` with `model`.
