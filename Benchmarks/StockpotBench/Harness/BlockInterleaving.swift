@@ -1,6 +1,6 @@
 // Timing two sides' calls one by one, interleaved in blocks: each side runs a block of calls in
 // a row, then the other side runs the same block, the order of the two switching every block.
-// The query and sql workloads use it (docs/benchmarks.md, Queries, "Timing").
+// The query, sql and store.get workloads use it (docs/benchmarks.md, Queries, "Timing").
 //
 // Why blocks and not call by call: a call that follows the other side's call finds the caches
 // as the other side left them. After a SQLite full-table scan (100 MB) that is nothing of
@@ -72,10 +72,11 @@ enum BlockInterleaving {
     }
 
     /// Times calls `0..<count` on both sides, each call alone with the monotonic clock, in
-    /// blocks of ``blockSize``: Stockpot's block first in even blocks, the baseline's in odd
-    /// ones, so that each side starts half of its blocks right after the other side.
-    private static func time(
-        count: Int, stockpot: (Int) throws -> Int, baseline: (Int) throws -> Int
+    /// blocks of `blockSize` (``blockSize`` unless given): Stockpot's block first in even
+    /// blocks, the baseline's in odd ones, so that each side starts half of its blocks right
+    /// after the other side.
+    static func time(
+        count: Int, blockSize: Int = blockSize, stockpot: (Int) throws -> Int, baseline: (Int) throws -> Int
     ) rethrows -> BlockTimings {
         var timings = BlockTimings()
         timings.stockpot.reserveCapacity(count)

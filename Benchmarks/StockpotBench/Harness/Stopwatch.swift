@@ -42,6 +42,31 @@ enum Stopwatch {
         return median(samples)
     }
 
+    /// The medians of up to `runs` samples of each of two bodies taken in turns (a, b; then b,
+    /// a; ...), after one untimed warm-up of each, so that a machine whose speed drifts over a
+    /// run (here by up to half) slows both sides alike rather than whichever ran later. Each
+    /// body does its own setup and returns the seconds of the part it measures. Fewer turns
+    /// when they would pass three times ``budgetSeconds`` of measured time in all (at least
+    /// two turns when the warm-up fits that budget: an ingest's slow baseline side gets as
+    /// many runs as a lone run of it would).
+    static func mediansInTurns(
+        runs: Int, _ first: () throws -> Double, _ second: () throws -> Double
+    ) rethrows -> (first: Double, second: Double, turns: Int) {
+        let reference = try first() + second()
+        var (firsts, seconds) = ([Double](), [Double]())
+        while firsts.count < runs {
+            if firsts.count % 2 == 0 {
+                firsts.append(try first())
+                seconds.append(try second())
+            } else {
+                seconds.append(try second())
+                firsts.append(try first())
+            }
+            if reference > 0, Double(firsts.count + 1) * reference > 3 * budgetSeconds { break }
+        }
+        return (median(firsts), median(seconds), firsts.count)
+    }
+
     /// The median of `samples` (the mean of the middle two for an even count); 0 when empty.
     static func median<Sample: BinaryFloatingPoint>(_ samples: [Sample]) -> Sample {
         guard !samples.isEmpty else { return 0 }

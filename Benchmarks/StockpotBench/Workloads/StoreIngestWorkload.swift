@@ -23,14 +23,22 @@ struct StoreIngestWorkload: Workload {
         specs: StoreSoups.fiveKinds, targetRatio: 5)
 
     func run(in context: BenchContext) throws -> BenchResult {
+        switch context.options.baselineJSON {
+        case .stockpot: try run(in: context, codec: StockpotJSONCodec())
+        case .foundation: try run(in: context, codec: FoundationCodec())
+        }
+    }
+
+    private func run<Codec: SoupCodec>(in context: BenchContext, codec: Codec) throws -> BenchResult {
         let documents = context.storeDocuments
         let sample = StoreCheck.sample(documents.count)
-        var storeBytes = 0
-        var cpu: [Double] = []
+        var (storeBytes, sqliteBytes) = (0, 0)
+        var (cpu, sqliteCPU) = ([Double](), [Double]())
 
-        // Each run ingests into a new store; opening it, registering the soup, and closing it
-        // (its snapshot) are outside the figure.
-        let stockpot = try Stopwatch.medianOfMeasured(runs: context.options.runs) {
+        // The sides take turns, run by run (the machine's speed drifts). Each run ingests into
+        // a new store or database; making it (the soup or table registered), checking it and
+        // closing it (a store's snapshot) are outside the figure.
+        let (stockpot, sqlite, turns) = try Stopwatch.mediansInTurns(runs: context.options.runs) {
             let directory = try ScratchDirectory(label: "ingest")
             defer { directory.remove() }
             let store = try StoreLoad.newStore(at: directory.file("store"), specs: specs, durable: true)
@@ -40,45 +48,26 @@ struct StoreIngestWorkload: Workload {
             try store.close()
             storeBytes = FileSize.total(in: directory.file("store"), withSuffix: ".seg")
             return seconds.wall
-        }
-        let stockpotCPU = Stopwatch.median(cpu)
-        let (sqlite, sqliteCPU, sqliteBytes, codecName) = try baseline(context, documents, sample)
-        let ratio = sqlite / stockpot
-        let count = Double(documents.count)
-        return BenchResult(
-            workload: name, unit: .entriesPerSecond, stockpot: count / stockpot, baseline: count / sqlite,
-            baselineName: "SmartStore SQLite, \(codecName)",
-            note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
-                + String(format: "; CPU %.2f s vs %.2f s (%.2fx); wall %.2f s vs %.2f s", stockpotCPU, sqliteCPU, sqliteCPU / stockpotCPU, stockpot, sqlite)
-                + String(format: "; durable, 1,000/commit; on disk %.0f MB vs SQLite %.0f MB", Double(storeBytes) / 1e6, Double(sqliteBytes) / 1e6))
-    }
-
-    /// The baseline's median wall and CPU seconds, its bytes on disk and its codec's name.
-    private func baseline(
-        _ context: BenchContext, _ documents: [[UInt8]], _ sample: StrideTo<Int64>
-    ) throws -> (Double, Double, Int, String) {
-        switch context.options.baselineJSON {
-        case .stockpot: try baseline(StockpotJSONCodec(), context, documents, sample)
-        case .foundation: try baseline(FoundationCodec(), context, documents, sample)
-        }
-    }
-
-    private func baseline<Codec: SoupCodec>(
-        _ codec: Codec, _ context: BenchContext, _ documents: [[UInt8]], _ sample: StrideTo<Int64>
-    ) throws -> (Double, Double, Int, String) {
-        var bytes = 0
-        var cpu: [Double] = []
-        let seconds = try Stopwatch.medianOfMeasured(runs: context.options.runs) {
+        } _: {
             let directory = try ScratchDirectory(label: "ingest-sqlite")
             defer { directory.remove() }
             let database = try StoreLoad.newBaseline(
                 at: directory.file("smartstore.db"), codec: codec, specs: specs, synchronous: context.baselineSynchronous)
             let seconds = try ProcessCPUTime.measure { try database.insert(json: documents) }
-            cpu.append(seconds.cpu)
+            sqliteCPU.append(seconds.cpu)
             try StoreCheck.baseline(name, database, documents: documents, sample: sample)
-            bytes = directory.totalFileBytes()
+            sqliteBytes = directory.totalFileBytes()
             return seconds.wall
         }
-        return (seconds, Stopwatch.median(cpu), bytes, codec.name)
+        let (stockpotCPU, baselineCPU) = (Stopwatch.median(cpu), Stopwatch.median(sqliteCPU))
+        let ratio = sqlite / stockpot
+        let count = Double(documents.count)
+        return BenchResult(
+            workload: name, unit: .entriesPerSecond, stockpot: count / stockpot, baseline: count / sqlite,
+            baselineName: "SmartStore SQLite, \(codec.name)",
+            note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
+                + String(format: "; CPU %.2f s vs %.2f s (%.2fx); wall %.2f s vs %.2f s", stockpotCPU, baselineCPU, baselineCPU / stockpotCPU, stockpot, sqlite)
+                + "; \(turns) runs a side, in turns"
+                + String(format: "; durable, 1,000/commit; on disk %.0f MB vs SQLite %.0f MB", Double(storeBytes) / 1e6, Double(sqliteBytes) / 1e6))
     }
 }
