@@ -188,16 +188,17 @@ struct ValueReader {
     /// The value `location` points to; `corruption` naming the segment and offset when its
     /// record does not verify or decompress.
     mutating func value(at location: KeyLocation) throws(StorageError) -> [UInt8] {
-        let cached = cachedValue(at: location)
-        if let value = cached.value { return value }
         let segment = try segment(of: location)
         let offset = Int(location.offset)
         let length = Int(location.length)
         // Every line of the record at once: the header, the value and the checksum at its end
-        // arrive together instead of the header first.
+        // arrive together instead of the header first. Asked for before the cache is, so that
+        // the lookup (a lock, a set of entries) overlaps the latency a miss pays anyway.
         if let region, offset <= region.bytes.count - length, let base = region.bytes.baseAddress {
             CacheLines.prefetch(base + offset, count: length)
         }
+        let cached = cachedValue(at: location)
+        if let value = cached.value { return value }
         // Returns what the record holds rather than setting a captured variable: a captured
         // `var` would be boxed on the heap on every read.
         func body(_ header: RecordHeader, _ key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) throws(StorageError) -> RecordPayload {
