@@ -31,12 +31,13 @@ package struct IndexEntry: Sendable, Hashable, CustomStringConvertible {
 /// back as `-0.0`, though it equals `0.0`).
 ///
 /// Leaves hold up to 64 entries and branches 64 children, each node one malloc'ed block with
-/// parallel columns (17 bytes a slot; layout in `OrderedIndexBlock.swift`) and, once it holds
-/// text, a text store; branches keep each child's entry count, which gives positions. A leaf
-/// copied for copy-on-write or made by a split gets a block fitted to its entries (1 to 8
-/// slots to spare, in steps of 8) and is copied into a larger one when it fills; equal texts
-/// side by side in a leaf share their bytes. Numbers take about 19 bytes an entry after a bulk
-/// build and 22 after random inserts in batches between copies (28 with full-size blocks).
+/// parallel columns (13 bytes a slot while every id fits 4 bytes, else 17; layout in
+/// `OrderedIndexBlock.swift`) and, once it holds text, a text store (a 4-byte span a text entry
+/// while the leaf's text is at most 64 KiB, else 8); branches keep each child's entry count,
+/// which gives positions. A leaf copied for copy-on-write or made by a split gets a block
+/// fitted to its entries (1 to 8 slots to spare, in steps of 8) and is copied into a larger one
+/// when it fills; equal texts side by side in a leaf share their bytes. Numbers take about 15
+/// bytes an entry after a bulk build and 18 after random inserts in batches between copies.
 ///
 /// Thread safety: `OrderedIndex` is a value. Copying it is O(1) and gives an immutable snapshot:
 /// a mutation copies only the nodes on its path that another copy still shares, so distinct
