@@ -34,7 +34,7 @@ extension OrderedIndex {
         if let problem = checkText(block) { return problem }
         if block.narrowIDs != narrowIDs { return "a node's id width is not the index's" }
         if block.kindsOffset != OrderedIndexBlock.headerSize + 8 * block.slotCapacity
-            + OrderedIndexBlock.idsSize(block.slotCapacity, narrowIDs: block.narrowIDs)
+            + OrderedIndexBlock.columnSize(block.slotCapacity, narrow: block.narrowIDs)
         {
             return "kinds column at \(block.kindsOffset) in a block of \(block.slotCapacity) slots"
         }

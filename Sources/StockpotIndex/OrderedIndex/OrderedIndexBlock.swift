@@ -54,15 +54,15 @@ struct OrderedIndexBlock {
 
     @inline(__always) static func kindsSize(_ slots: Int) -> Int { (slots + 7) & ~7 }
 
-    /// Bytes of the ids column for `slots` slots (a multiple of 8, so the columns after it
-    /// stay aligned).
-    @inline(__always) static func idsSize(_ slots: Int, narrowIDs: Bool) -> Int {
-        narrowIDs ? (4 * slots + 7) & ~7 : 8 * slots
+    /// Bytes of a column of `slots` 4-byte values (`narrow`) or 8-byte ones: the ids, and a
+    /// text store's spans. A multiple of 8, so that what follows stays aligned.
+    @inline(__always) static func columnSize(_ slots: Int, narrow: Bool) -> Int {
+        narrow ? (4 * slots + 7) & ~7 : 8 * slots
     }
 
     /// Bytes of a block with `slots` slots.
     static func size(slots: Int, isLeaf: Bool, narrowIDs: Bool) -> Int {
-        headerSize + 8 * slots + idsSize(slots, narrowIDs: narrowIDs) + kindsSize(slots) + (isLeaf ? 0 : 24 * (slots + 1))
+        headerSize + 8 * slots + columnSize(slots, narrow: narrowIDs) + kindsSize(slots) + (isLeaf ? 0 : 24 * (slots + 1))
     }
 
     /// Whether `id` can be stored in a narrow ids column.
@@ -128,18 +128,13 @@ struct OrderedIndexBlock {
 
     /// The text store's arena (only when there is a store).
     var arena: UnsafeMutableRawPointer {
-        @inline(__always) get { textStore! + Self.spansSize(slotCapacity, narrow: narrowSpans) }
+        @inline(__always) get { textStore! + Self.columnSize(slotCapacity, narrow: narrowSpans) }
     }
 
     // MARK: - Spans
 
     /// The largest arena whose spans are narrow (16-bit offsets and lengths).
     static let narrowArenaLimit = 0xFFFF
-
-    /// Bytes of the spans of `slots` slots (a multiple of 8, so the arena stays aligned).
-    @inline(__always) static func spansSize(_ slots: Int, narrow: Bool) -> Int {
-        narrow ? (4 * slots + 7) & ~7 : 8 * slots
-    }
 
     /// Entry `i`'s span as offset << 32 | length (only when there is a text store; meaningful
     /// for text entries only).
@@ -274,7 +269,7 @@ struct OrderedIndexBlock {
         }
         let narrow = narrowSpans
         let (offset, length) = Self.textSpan(Self.span(in: store, at: i, narrow: narrow))
-        return UnsafeRawBufferPointer(start: store + Self.spansSize(slotCapacity, narrow: narrow) + offset, count: length)
+        return UnsafeRawBufferPointer(start: store + Self.columnSize(slotCapacity, narrow: narrow) + offset, count: length)
     }
 
     /// Whether entries `i` and `j` are both text and share one span of the arena.

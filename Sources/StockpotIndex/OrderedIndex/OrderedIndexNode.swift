@@ -29,7 +29,7 @@ final class OrderedIndexNode: @unchecked Sendable {
         block.isLeaf = isLeaf
         block.narrowIDs = narrowIDs
         let columns = block.base + OrderedIndexBlock.headerSize
-        block.kindsOffset = OrderedIndexBlock.headerSize + 8 * slots + OrderedIndexBlock.idsSize(slots, narrowIDs: narrowIDs)
+        block.kindsOffset = OrderedIndexBlock.headerSize + 8 * slots + OrderedIndexBlock.columnSize(slots, narrow: narrowIDs)
         columns.bindMemory(to: UInt64.self, capacity: slots)
         // The ids column stays unbound: it is only read and written raw, at either width.
         (block.base + block.kindsOffset).bindMemory(to: UInt8.self, capacity: OrderedIndexBlock.kindsSize(slots))
@@ -81,7 +81,7 @@ final class OrderedIndexNode: @unchecked Sendable {
         let used = source.arenaUsed
         let capacity = min(Int(Int32.max), used + max(32, used / 16))
         makeTextStore(arenaCapacity: capacity)
-        if block.narrowSpans == source.narrowSpans && block.slotCapacity >= count {
+        if block.narrowSpans == source.narrowSpans {
             let width = block.narrowSpans ? 4 : 8
             block.textStore!.copyMemory(from: source.textStore!, byteCount: width * count)
         } else {
@@ -174,10 +174,9 @@ final class OrderedIndexNode: @unchecked Sendable {
     /// narrow when the arena is small enough (any old store is the caller's to free).
     private func makeTextStore(arenaCapacity: Int) {
         let narrow = arenaCapacity <= OrderedIndexBlock.narrowArenaLimit
-        let spansSize = OrderedIndexBlock.spansSize(block.slotCapacity, narrow: narrow)
+        let spansSize = OrderedIndexBlock.columnSize(block.slotCapacity, narrow: narrow)
         let store = Self.allocate(spansSize + arenaCapacity)
         // The spans stay unbound (read and written raw, at either width); the arena holds bytes.
-        (store + spansSize).bindMemory(to: UInt8.self, capacity: arenaCapacity)
         (store + spansSize).bindMemory(to: UInt8.self, capacity: arenaCapacity)
         block.textStore = store
         block.narrowSpans = narrow
@@ -194,7 +193,7 @@ final class OrderedIndexNode: @unchecked Sendable {
         let wasNarrow = block.narrowSpans
         let narrow = wasNarrow && arenaCapacity <= OrderedIndexBlock.narrowArenaLimit
         let (oldSpansSize, spansSize) = (
-            OrderedIndexBlock.spansSize(slots, narrow: wasNarrow), OrderedIndexBlock.spansSize(slots, narrow: narrow)
+            OrderedIndexBlock.columnSize(slots, narrow: wasNarrow), OrderedIndexBlock.columnSize(slots, narrow: narrow)
         )
         guard let store = realloc(old, spansSize + arenaCapacity) else {
             fatalError("OrderedIndex: out of memory growing a text arena to \(arenaCapacity) bytes")
@@ -258,6 +257,6 @@ final class OrderedIndexNode: @unchecked Sendable {
         let slots = block.slotCapacity
         return OrderedIndex.mallocChunk(24) + OrderedIndex.mallocChunk(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf, narrowIDs: block.narrowIDs))
             + (block.textStore == nil ? 0 : OrderedIndex.mallocChunk(
-                OrderedIndexBlock.spansSize(slots, narrow: block.narrowSpans) + block.arenaCapacity))
+                OrderedIndexBlock.columnSize(slots, narrow: block.narrowSpans) + block.arenaCapacity))
     }
 }
