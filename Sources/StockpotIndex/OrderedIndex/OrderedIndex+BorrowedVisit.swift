@@ -59,7 +59,7 @@ package struct BorrowedIndexLeaf {
     /// The id of the entry in `slot`.
     @inlinable @inline(__always)
     package func id(at slot: Int) -> Int64 {
-        narrowIDs ? Int64(ids.load(fromByteOffset: 4 * slot, as: UInt32.self)) : ids.load(fromByteOffset: 8 * slot, as: Int64.self)
+        OrderedIndexBlock.id(in: ids, at: slot, narrow: narrowIDs)
     }
 
     /// The UTF-8 bytes of the entry in `slot` when its value is text; nil for null and numbers.

@@ -167,8 +167,15 @@ struct OrderedIndexBlock {
 
     /// Moves spans `from..<from + count` to start at slot `to` (the ranges may overlap).
     @inline(__always) func moveSpans(from: Int, to: Int, count: Int) {
-        let (spans, width) = (textStore!, narrowSpans ? 4 : 8)
-        (spans + width * to).copyMemory(from: spans + width * from, byteCount: width * count)
+        Self.move(in: textStore!, width: narrowSpans ? 4 : 8, from: from, to: to, count: count)
+    }
+
+    /// Moves values `from..<from + count` of a column of `width`-byte values to start at `to`
+    /// (the ranges may overlap).
+    @inline(__always) private static func move(
+        in column: UnsafeMutableRawPointer, width: Int, from: Int, to: Int, count: Int
+    ) {
+        (column + width * to).copyMemory(from: column + width * from, byteCount: width * count)
     }
 
     // MARK: - Columns
@@ -219,8 +226,12 @@ struct OrderedIndexBlock {
 
     /// Entry `i`'s id.
     @inline(__always) func id(at i: Int) -> Int64 {
-        let column = idColumn
-        return narrowIDs
+        Self.id(in: UnsafeRawPointer(idColumn), at: i, narrow: narrowIDs)
+    }
+
+    /// Id `i` of an ids column of 4-byte (`narrow`) or 8-byte ids.
+    @inlinable @inline(__always) static func id(in column: UnsafeRawPointer, at i: Int, narrow: Bool) -> Int64 {
+        narrow
             ? Int64(column.load(fromByteOffset: 4 * i, as: UInt32.self))
             : column.load(fromByteOffset: 8 * i, as: Int64.self)
     }
@@ -241,8 +252,7 @@ struct OrderedIndexBlock {
 
     /// Moves ids `from..<from + count` to start at slot `to` (the ranges may overlap).
     @inline(__always) func moveIDs(from: Int, to: Int, count: Int) {
-        let (column, width) = (idColumn, idWidth)
-        (column + width * to).copyMemory(from: column + width * from, byteCount: width * count)
+        Self.move(in: idColumn, width: idWidth, from: from, to: to, count: count)
     }
 
     /// Copies the ids of `source`'s entries `range` to slots from `start` on.
