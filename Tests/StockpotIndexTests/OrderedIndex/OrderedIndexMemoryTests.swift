@@ -56,6 +56,36 @@ import StockpotJSON
         #expect(built.approximateMemoryBytes < 50_000 * 16, "\(built.approximateMemoryBytes) bytes")
     }
 
+    @Test func aLeafsTextPastSixtyFourKiBKeepsEveryEntry() throws {
+        // One leaf of 64 distinct 1,500-byte texts: the arena passes 64 KiB at about the 44th,
+        // where 16-bit span offsets can no longer hold it, so the spans widen in place. Every
+        // entry must read back through that, a copy on write, removals (compaction) and a
+        // snapshot.
+        var random = SplitMix64(seed: 23)
+        let texts = (0..<64).map { i in IndexValue.text(String(1_000 + i) + String(repeating: "abcdefghij", count: 150)) }
+        var order = Array(texts.indices)
+        order.shuffle(using: &random)
+        var index = OrderedIndex()
+        var held = index
+        for (step, i) in order.enumerated() {
+            index.insert(texts[i], id: Int64(i + 1))
+            if step % 16 == 15 { held = index }
+        }
+        _ = held
+        let expected = texts.indices.map { IndexEntry(value: texts[$0], id: Int64($0 + 1)) }
+        #expect(index.invariantViolation() == nil)
+        #expect(OrderedIndexTesting.entries(index) == expected)
+        for i in stride(from: 0, to: 64, by: 2) {
+            let removed = index.remove(texts[i], id: Int64(i + 1))
+            #expect(removed)
+        }
+        let left = expected.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        #expect(index.invariantViolation() == nil)
+        #expect(OrderedIndexTesting.entries(index) == left)
+        let restored = try index.serialized().withUnsafeBytes { try OrderedIndex(deserializing: $0) }
+        #expect(OrderedIndexTesting.entries(restored) == left)
+    }
+
     @Test func idsTakeFourBytesUntilOneNeedsEight() throws {
         let entries = (1...20_000).map { IndexEntry(value: .integer(Int64($0)), id: Int64($0)) }
         var index = OrderedIndex(entries: entries)
