@@ -60,7 +60,7 @@ package struct KeyDirectory: Sendable {
             block = block.childBlock(at: block.childIndex(for: key))
             block.prefetchSearchedBytes()
         }
-        block.prefetchLeafEntries()
+        block.prefetchLeafEntries(for: key)
         guard let index = block.index(of: key) else { return nil }
         return block.location(at: index)
     }

@@ -191,6 +191,32 @@ import StockpotStorage
         #expect(directory.location(for: [0x61, 0x62]) == T.location(1))
     }
 
+    /// Keys that differ only by trailing zero bytes have equal search hints when a leaf's
+    /// prefix leaves four bytes or fewer of them, which a lookup then tells apart by length
+    /// alone. Every one of them, and each one's neighbours that are not keys, in leaves small
+    /// enough that the prefixes are long.
+    @Test func keysThatDifferByTrailingZerosAreToldApart() {
+        var directory = KeyDirectory(leafCapacity: 4, branchCapacity: 4)
+        var present: [[UInt8]: KeyLocation] = [:]
+        var absent: [[UInt8]] = []
+        for space in UInt32(1)...3 {
+            for counter in UInt64(0)..<40 {
+                let key = T.spaceKey(space, counter)
+                // Even counters: the key, and the key with one and three zero bytes after it.
+                // Odd counters: only the key with two zero bytes after it.
+                let variants = counter % 2 == 0 ? [key, key + [0], key + [0, 0, 0]] : [key + [0, 0]]
+                for (index, variant) in variants.enumerated() {
+                    present[variant] = T.location(UInt64(space) * 1_000 + counter * 4 + UInt64(index))
+                    directory.setLocation(present[variant]!, for: variant)
+                }
+                absent += counter % 2 == 0 ? [key + [0, 0], key + [0, 0, 0, 0], key + [1]] : [key, key + [0], key + [0, 0, 0]]
+            }
+        }
+        #expect(directory.invariantViolation() == nil)
+        for (key, location) in present { #expect(directory.location(for: key) == location, "\(key)") }
+        for key in absent { #expect(directory.location(for: key) == nil, "\(key)") }
+    }
+
     @Test func anEmptyKeyIsAProgrammerError() async {
         await #expect(processExitsWith: .failure) {
             var directory = KeyDirectory()
