@@ -126,6 +126,69 @@ import Testing
         #expect(statistics.bytes > capacity / 2)
     }
 
+    /// Reads of one record after another, never again (random gets over far more documents
+    /// than the cache holds), make it bypass: most lookups answer `.skip` without looking,
+    /// and are counted as misses. A hot set read over and over then gets in through the
+    /// sampled lookups, the cache stops bypassing, and the hot set's reads hit.
+    @Test func oneOffReadsBypassItUntilAHotSetAppears() throws {
+        let window = 256
+        let cache = try #require(DecodedValueCache(capacityBytes: 256 << 10, windowProbes: window))
+        var lookups = 0
+        func read(_ index: Int) -> DecodedValueCache.Lookup {
+            lookups += 1
+            let offset = UInt32(64 * (index + 1)), length = 100 + index % 50
+            let found = cache.value(segment: 7, offset: offset, length: length)
+            let expected = Self.value(segment: 7, offset: offset, length: length)
+            switch found.lookup {
+            case .hit: #expect(found.value == expected, "record \(index) came back wrong")
+            case .admit: cache.insert(expected, segment: 7, offset: offset)
+            case .skip: #expect(found.value == nil)
+            }
+            return found.lookup
+        }
+        // One window of one-off reads: every lookup looked and missed.
+        for index in 0..<window { _ = read(index) }
+        #expect(cache.isBypassing)
+        #expect(cache.statistics.bypassed == 0)
+        for index in window..<20 * window { _ = read(index) }
+        let bypassing = cache.statistics
+        #expect(cache.isBypassing)
+        #expect(bypassing.hits == 0)
+        #expect(bypassing.hits + bypassing.misses == lookups)
+        // 19 windows' worth of lookups, one in 16 of which looked.
+        let expectedBypassed = 19 * window - 19 * window / DecodedValueCache.bypassSampling
+        #expect(bypassing.bypassed == expectedBypassed)
+
+        // A hot set of 40 records, read round and round.
+        var hotHits = 0
+        for round in 0..<400 {
+            for index in 0..<40 where read(index) == .hit && round >= 300 { hotHits += 1 }
+        }
+        #expect(!cache.isBypassing)
+        #expect(hotHits > 99 * 40, "only \(hotHits) of the last 100 rounds' reads hit")
+        let statistics = cache.statistics
+        #expect(statistics.hits + statistics.misses == lookups)
+        #expect(statistics.values >= 40)
+    }
+
+    /// A cache whose lookups mostly hit never bypasses, however many there are.
+    @Test func aCacheThatHitsNeverBypasses() throws {
+        let cache = try #require(DecodedValueCache(capacityBytes: 64 << 10, windowProbes: 64))
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<5_000 {
+            // One read in ten is of a record never read before; the rest of twenty kept ones.
+            let index = generator.below(10) == 0 ? 1_000 + generator.below(1_000_000) : generator.below(20)
+            let offset = UInt32(64 * (index + 1))
+            if cache.value(segment: 2, offset: offset, length: 80).lookup == .admit {
+                cache.insert(Self.value(segment: 2, offset: offset, length: 80), segment: 2, offset: offset)
+            }
+            #expect(!cache.isBypassing || cache.statistics.hits < 100)
+        }
+        #expect(!cache.isBypassing)
+        #expect(cache.statistics.bypassed == 0)
+        #expect(cache.statistics.hits > 4_000)
+    }
+
     @Test func threadsReadingTheSameRecordsGetTheirValues() throws {
         let cache = try #require(DecodedValueCache(capacityBytes: 32 << 10))
         let wrong = Atomic<Int>(0)
