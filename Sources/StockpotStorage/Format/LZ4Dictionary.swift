@@ -43,7 +43,7 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
     deinit {
         loaded.deallocate()
         content.deallocate()
-        for address in scratchPool.withLock({ $0 }) {
+        for address in scratchPool.withLock({ $0 }) + [spareScratch.load(ordering: .acquiring)] {
             UnsafeMutableRawPointer(bitPattern: address)?.deallocate()
         }
     }
@@ -57,6 +57,9 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
     /// Free decompression buffers, as addresses: the dictionary's last `prefixLength` bytes,
     /// then `scratchValueCapacity` bytes of room.
     private let scratchPool = Mutex<[UInt]>([])
+    /// One free buffer's address (0 for none), taken and given back with one atomic exchange
+    /// each: a thread reading alone never takes the pool's lock.
+    private let spareScratch = Atomic<UInt>(0)
 
     /// The dictionary bytes LZ4 can reach: the last 64 KiB.
     private var prefixLength: Int { min(count, 65_536) }
@@ -122,6 +125,9 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
     }
 
     private func takeScratch() -> UnsafeMutableRawPointer {
+        if let spare = UnsafeMutableRawPointer(bitPattern: spareScratch.exchange(0, ordering: .acquiring)) {
+            return spare
+        }
         if let address = scratchPool.withLock({ $0.popLast() }), let scratch = UnsafeMutableRawPointer(bitPattern: address) {
             return scratch
         }
@@ -134,6 +140,9 @@ package final class LZ4Dictionary: @unchecked Sendable {  // unchecked: owns imm
     }
 
     private func returnScratch(_ scratch: UnsafeMutableRawPointer) {
+        if spareScratch.compareExchange(expected: 0, desired: UInt(bitPattern: scratch), ordering: .releasing).exchanged {
+            return
+        }
         let kept = scratchPool.withLock { pool in
             guard pool.count < Self.scratchPoolLimit else { return false }
             pool.append(UInt(bitPattern: scratch))
