@@ -108,28 +108,40 @@ extension KeyDirectoryNodeBlock {
     }
 
     /// The number of hints below `hint` (hints never decrease, so it is where `hint` would go):
-    /// a count over every slot, four at a time in vector registers. A binary search reads
-    /// fewer slots but each step waits on the last, and the compiler turns its step (even
-    /// written as a mask) into a branch that mispredicts half the time on random keys; the
-    /// count has neither, and the slots' lines were asked for with the node's header.
+    /// a binary search without branches on the data. The first probe, at the largest power of
+    /// two `p` not above the count, leaves a window of `p` slots; halving steps then narrow it,
+    /// each a conditional move, entered at the step for `p` (which depends on the count
+    /// alone). Written as a loop, the compiler turned the step into a branch that mispredicted
+    /// half the time on random keys; counting every slot in vector registers instead cost
+    /// about 200 instructions a node. The slots' lines were asked for with the node's header,
+    /// so the dependent reads hit the cache.
     @inline(__always) private func hintRank(_ hint: UInt32) -> Int {
         let used = count
-        // A slot is (hint, end); comparing it with (hint, 0) counts only its hint, since no
-        // end is below 0.
-        let probe = SIMD8<UInt32>(hint, 0, hint, 0, hint, 0, hint, 0)
-        var below = SIMD8<UInt32>()
-        var i = 0
-        while i &+ 4 <= used {
-            let slots = self.slots.loadUnaligned(fromByteOffset: 8 &* i, as: SIMD8<UInt32>.self)
-            below &+= SIMD8<UInt32>().replacing(with: 1, where: slots .< probe)
-            i &+= 4
+        guard used > 0 else { return 0 }
+        let window = 1 &<< (Int.bitWidth &- 1 &- used.leadingZeroBitCount)
+        // The answer lies in start...start + window.
+        var start = self.hint(at: window &- 1) < hint ? used &- window : 0
+        switch window {
+        case 1024...: step(&start, 512, hint); fallthrough
+        case 512: step(&start, 256, hint); fallthrough
+        case 256: step(&start, 128, hint); fallthrough
+        case 128: step(&start, 64, hint); fallthrough
+        case 64: step(&start, 32, hint); fallthrough
+        case 32: step(&start, 16, hint); fallthrough
+        case 16: step(&start, 8, hint); fallthrough
+        case 8: step(&start, 4, hint); fallthrough
+        case 4: step(&start, 2, hint); fallthrough
+        case 2: step(&start, 1, hint); fallthrough
+        default: break
         }
-        var rank = Int(below.wrappedSum())
-        while i < used {
-            rank &+= self.hint(at: i) < hint ? 1 : 0
-            i &+= 1
-        }
-        return rank
+        // The window is start...start + 1; slot `start` exists (start < count) and decides.
+        return start &+ (self.hint(at: start) < hint ? 1 : 0)
+    }
+
+    /// One halving of ``hintRank(_:)``'s window start...start + 2 × half: its upper half when
+    /// the slot before it holds a hint below `hint`.
+    @inline(__always) private func step(_ start: inout Int, _ half: Int, _ hint: UInt32) {
+        start = self.hint(at: start &+ half &- 1) < hint ? start &+ half : start
     }
 
     /// The index of `probe` in this leaf, or `nil`. Needs no prefix check: a probe without the

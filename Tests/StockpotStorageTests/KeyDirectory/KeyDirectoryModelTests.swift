@@ -6,10 +6,11 @@ import StockpotStorage
 @Suite struct KeyDirectoryModelTests {
     typealias T = KeyDirectoryTesting
 
-    /// Node sizes: tiny ones make deep trees with many splits and merges per step.
-    static let shapes: [(leaf: Int, branch: Int)] = [(2, 4), (3, 5), (8, 8), (64, 64)]
+    /// Node sizes: tiny ones make deep trees with many splits and merges per step; the
+    /// largest ones search windows of up to 1,024 slots.
+    static let shapes: [(leaf: Int, branch: Int)] = [(2, 4), (3, 5), (8, 8), (64, 64), (1024, 1024), (700, 300)]
 
-    @Test(arguments: 0..<8)
+    @Test(arguments: 0..<12)
     func randomOperationsMatchTheDictionaryModel(run: Int) {
         let seed = 0x4B45_5944_0000 &+ UInt64(run) &* 0x9E37_79B9
         let shape = Self.shapes[run % Self.shapes.count]
