@@ -118,11 +118,16 @@ extension KeyDirectoryNodeBlock {
     @inline(__always) private func hintRank(_ hint: UInt32) -> Int {
         let used = count
         guard used > 0 else { return 0 }
-        let window = 1 &<< (Int.bitWidth &- 1 &- used.leadingZeroBitCount)
+        var window = 1 &<< (Int.bitWidth &- 1 &- used.leadingZeroBitCount)
         // The answer lies in start...start + window.
         var start = self.hint(at: window &- 1) < hint ? used &- window : 0
+        // Nodes hold at most 1,024 keys; a larger window would narrow here first.
+        while window > 1024 {
+            window &>>= 1
+            step(&start, window, hint)
+        }
         switch window {
-        case 1024...: step(&start, 512, hint); fallthrough
+        case 1024: step(&start, 512, hint); fallthrough
         case 512: step(&start, 256, hint); fallthrough
         case 256: step(&start, 128, hint); fallthrough
         case 128: step(&start, 64, hint); fallthrough
