@@ -49,12 +49,13 @@ extension QueryWorkload {
 
     /// `base` with the same calls and keys, each call changed by `change`: rows as raw JSON on
     /// both sides (`-json`), or every value of every row read on both sides (`-tree`: what
-    /// documents read on demand cost a caller that needs all of each one).
+    /// documents read on demand cost a caller that needs all of each one). No issue sets a
+    /// target for a variant.
     private static func variant(
         of base: QueryWorkload, _ suffix: String, _ summary: String, _ change: @escaping @Sendable (inout QueryCall) -> Void
     ) -> QueryWorkload {
         QueryWorkload(
-            name: base.name + suffix, summary: summary, targetRatio: base.targetRatio, calls: base.calls, salt: base.salt
+            name: base.name + suffix, summary: summary, targetRatio: nil, calls: base.calls, salt: base.salt
         ) { keys, calls, documents in
             try base.make(&keys, calls, documents).map { call in
                 var call = call
