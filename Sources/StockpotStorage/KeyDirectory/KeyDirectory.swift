@@ -60,8 +60,11 @@ package struct KeyDirectory: Sendable {
             block = block.childBlock(at: block.childIndex(for: key))
             block.prefetchSearchedBytes()
         }
-        block.prefetchLeafEntries(for: key)
-        guard let index = block.index(of: key) else { return nil }
+        let hintDecides = block.hintHoldsWholeSuffix(of: key)
+        block.prefetchLeafEntries(arena: !hintDecides)
+        guard let index = block.index(of: key, from: block.candidate(for: key), hintDecides: hintDecides) else {
+            return nil
+        }
         return block.location(at: index)
     }
 

@@ -149,24 +149,26 @@ extension KeyDirectoryNodeBlock {
         start = self.hint(at: start &+ half &- 1) < hint ? start &+ half : start
     }
 
-    /// The index of `probe` in this leaf, or `nil`. Needs no prefix check: a probe without the
-    /// prefix gets some position whose full comparison then fails.
-    @inline(__always) func index(of probe: UnsafeRawBufferPointer) -> Int? {
-        index(of: probe, from: candidate(for: probe))
-    }
-
     /// Where `probe`'s search in this leaf reads keys from: the first slot whose hint is not
     /// below the probe's (read from the slots alone).
     @inline(__always) func candidate(for probe: UnsafeRawBufferPointer) -> Int {
         hintRank(Self.hint(of: probe, prefixLength: prefixLength))
     }
 
-    /// ``index(of:)`` with the candidate from ``candidate(for:)``.
+    /// The index of `probe` in this leaf, or `nil`, searching from the candidate that
+    /// ``candidate(for:)`` gave. Needs no prefix check: a probe without the prefix gets some
+    /// position whose full comparison then fails.
     @inline(__always) func index(of probe: UnsafeRawBufferPointer, from candidate: Int) -> Int? {
+        index(of: probe, from: candidate, hintDecides: hintHoldsWholeSuffix(of: probe))
+    }
+
+    /// ``index(of:from:)`` with ``hintHoldsWholeSuffix(of:)`` already known (a lookup that
+    /// decided its prefetches by it asks once).
+    @inline(__always) func index(of probe: UnsafeRawBufferPointer, from candidate: Int, hintDecides: Bool) -> Int? {
         let used = count
         let hint = Self.hint(of: probe, prefixLength: prefixLength)
         var i = candidate
-        if hintHoldsWholeSuffix(of: probe) {
+        if hintDecides {
             // Equal hints mean the keys differ at most by trailing zero bytes, so lengths
             // alone order them: the arena is never read (the usual case for fixed-length keys).
             while i < used && self.hint(at: i) == hint {

@@ -192,13 +192,13 @@ struct KeyDirectoryNodeBlock {
         CacheLines.prefetch(arena + start, count: end(at: i) - start)
     }
 
-    /// Asks for a leaf's location records and (up to 2 KiB of) its arena, which a lookup of
-    /// `probe` needs once the slots give it an index: fetched while the slots are scanned, not
-    /// after. The arena only when the probe's hint does not decide (``hintHoldsWholeSuffix(of:)``).
-    @inline(__always) func prefetchLeafEntries(for probe: UnsafeRawBufferPointer) {
+    /// Asks for a leaf's location records and, with `arena`, (up to 2 KiB of) its keys, which
+    /// a lookup needs once the slots give it an index: fetched while the slots are scanned, not
+    /// after. A lookup whose hint decides (``hintHoldsWholeSuffix(of:)``) never reads the keys.
+    @inline(__always) func prefetchLeafEntries(arena: Bool) {
         CacheLines.prefetch(locations, count: KeyDirectoryNodeBlock.locationSize * count)
-        if !hintHoldsWholeSuffix(of: probe) {
-            CacheLines.prefetch(arena, count: min(byteCapacity, 2048))
+        if arena {
+            CacheLines.prefetch(self.arena, count: min(byteCapacity, 2048))
         }
     }
 }
