@@ -121,16 +121,22 @@ public final class Store: Sendable {
     /// Writes the transaction's batch, then publishes its state; takes a snapshot when the log
     /// has grown enough. Called with the writer lock held.
     private func commit(_ transaction: WriteTransaction) throws(StockpotError) {
-        var state = transaction.state
         let batch = transaction.makeBatch()
+        var failure: StorageError?
         if !batch.isEmpty {
-            do {
-                _ = try engine.write(batch)
-            } catch {
-                throw StockpotError(error)
+            // An upsert's index inserts run while the batch is written and made durable: the
+            // batch does not depend on them, and the state is published after both.
+            transaction.commitIndexing {
+                do throws(StorageError) {
+                    _ = try engine.write(batch)
+                } catch {
+                    failure = error
+                }
             }
-            state.view = engine.view()
         }
+        if let failure { throw StockpotError(failure) }
+        var state = transaction.state
+        if !batch.isEmpty { state.view = engine.view() }
         published.withLock { $0 = state }
         if engine.logBytesSinceSnapshot >= options.snapshotLogBytes {
             // The commit is durable already; a failed snapshot only means a longer replay at

@@ -108,13 +108,15 @@ struct SoupState: Sendable {
     /// Adds new entries (ids the soup has never held, ascending) to every index, as
     /// ``insert(_:deferring:)`` and ``flush(_:)`` would one after the other. The indexes are
     /// independent, so with enough entries each is filled on its own thread: a keeper thread
-    /// (``Parallel/forEachKeeping(count:_:)``), so that the nodes the indexes keep are not
+    /// (``Parallel/forEachKeeping(count:_:alongside:)``), so that the nodes the indexes keep are not
     /// allocated among the batch's short-lived buffers, whose freed holes would pin pages.
-    mutating func insertNew(_ batch: [IndexedEntry]) {
+    /// The calling thread runs `alongside` meanwhile (after the inserts, for a small batch).
+    mutating func insertNew(_ batch: [IndexedEntry], alongside: () -> Void = {}) {
         guard batch.count >= Self.parallelInsertMinimum else {
             var deferred: [IndexedEntry] = []
             for entry in batch { insert(entry, deferring: &deferred) }
             flush(&deferred)
+            alongside()
             return
         }
         // Moved out, so that each index is mutated in place by its own task and the array and
@@ -125,7 +127,7 @@ struct SoupState: Sendable {
         indexes = []
         taken.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let buffer = buffer
-            Parallel.forEachKeeping(count: buffer.count + 1) { task in
+            Parallel.forEachKeeping(count: buffer.count + 1, { task in
                 guard task < buffer.count else {
                     for entry in batch { ids.insert(.integer(entry.id), id: entry.id) }
                     return
@@ -135,7 +137,7 @@ struct SoupState: Sendable {
                 } else {
                     for entry in batch { buffer[task].insert(entry) }
                 }
-            }
+            }, alongside: alongside)
         }
         entryIDs = ids
         indexes = taken

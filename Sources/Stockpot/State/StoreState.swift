@@ -81,6 +81,16 @@ struct StoreState: Sendable {
         if soupIDs.updateValue(soup.id, forKey: SoupName(soup.name)) != soup.id { rebuildFewSoups() }
     }
 
+    /// Changes soup `id` in place, keeping its content version: for completing a change that
+    /// ``put(_:)`` was given before anyone could read it (the new entries' index inserts that
+    /// a transaction runs while its batch is written). Nothing when there is no such soup.
+    mutating func complete(soup id: UInt32, _ change: (inout SoupState) -> Void) {
+        // Taken out, so that the state's copy is the only one and its indexes are not copied.
+        guard var soup = soups.removeValue(forKey: id) else { return }
+        change(&soup)
+        soups[id] = soup
+    }
+
     private mutating func rebuildFewSoups() {
         fewSoups = soupIDs.count <= Self.fewSoupsLimit ? soupIDs.map { ($0.key.text, $0.value) } : []
     }

@@ -70,7 +70,11 @@ extension WriteTransaction {
             // New entries reach batch-friendly indexes (full-text) at the end of the batch.
             var deferred: [IndexedEntry] = []
             let newCount = externalSpec == nil ? leadingNewEntryCount(entries, in: soup) : 0
-            try insertNew(entries[..<newCount], into: &soup, stored: &stored, deferred: &deferred)
+            // A batch of new entries only leaves its index inserts to the commit, which runs
+            // them while it writes the batch; entries after them would need the indexes.
+            let unindexed = try insertNew(
+                entries[..<newCount], into: &soup, stored: &stored, deferred: &deferred,
+                leavingIndexes: newCount == entries.count)
             for (position, entry) in entries.enumerated().dropFirst(newCount) {
                 guard let entry, entry.isObject else {
                     throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not a JSON object.")
@@ -82,6 +86,7 @@ extension WriteTransaction {
             }
             soup.flush(&deferred)
             state.put(soup)
+            if !unindexed.isEmpty { indexLater(unindexed, soup: soup.id) }
             return stored
         }
     }
@@ -166,10 +171,16 @@ extension WriteTransaction {
     /// Inserts new entries (see ``leadingNewEntryCount(_:in:)``) exactly as ``upsertOne``
     /// would one after the other, with the same errors in the same order; stamping them and
     /// reading their index values, which need nothing shared, is done on every core first.
+    ///
+    /// - Parameter leavingIndexes: When no spec is unique (so nothing can fail once every
+    ///   entry is prepared), leave the entries out of the indexes and return them, for
+    ///   ``indexLater(_:soup:)``.
+    /// - Returns: The entries left out of the indexes; empty when they are in.
     private func insertNew(
         _ entries: ArraySlice<IncomingDocument?>, into soup: inout SoupState,
-        stored: inout [(bytes: [UInt8], value: JSONValue?)], deferred: inout [IndexedEntry]
-    ) throws(StockpotError) {
+        stored: inout [(bytes: [UInt8], value: JSONValue?)], deferred: inout [IndexedEntry],
+        leavingIndexes: Bool
+    ) throws(StockpotError) -> [IndexedEntry] {
         let firstID = soup.record.nextEntryID
         let (now, documentBytes, extractor, soupName) = (now, limits.documentBytes, soup.extractor, soup.name)
         let prepared = Parallel.map(count: entries.count, minimumPerPart: Self.documentsPerPart) { offset in
@@ -189,14 +200,14 @@ extension WriteTransaction {
             var indexed: [IndexedEntry] = []
             indexed.reserveCapacity(prepared.count)
             for result in prepared { indexed.append(try result.get().indexed) }
-            soup.insertNew(indexed)
+            if !leavingIndexes { soup.insertNew(indexed) }
             for case .success(let entry) in prepared {
                 let id = try allocateID(&soup)
                 assert(id == entry.indexed.id)
                 recordPut(EntryKey(soup: soup.id, id: id), entry.record, encoded: entry.encoded)
                 stored.append(entry.stored)
             }
-            return
+            return leavingIndexes ? indexed : []
         }
         for (offset, result) in prepared.enumerated() {
             let entry = try result.get()
@@ -207,6 +218,7 @@ extension WriteTransaction {
             recordPut(EntryKey(soup: soup.id, id: id), entry.record, encoded: entry.encoded)
             stored.append(entry.stored)
         }
+        return []
     }
 
     /// A new entry made ready for ``insertNew(_:into:stored:deferred:)``.

@@ -13,8 +13,30 @@ import StockpotStorage
 public final class WriteTransaction {
     /// The state the transaction started from.
     let base: StoreState
-    /// The working state: the base with this transaction's changes.
-    var state: StoreState
+    /// The working state: the base with this transaction's changes, its indexes complete.
+    /// Reading or changing it first runs the index inserts an upsert left (see
+    /// ``unindexed``), so every operation sees its own earlier writes.
+    var state: StoreState {
+        get {
+            indexPendingEntries()
+            return working
+        }
+        _modify {
+            indexPendingEntries()
+            yield &working
+        }
+        set {
+            unindexed = nil
+            working = newValue
+        }
+    }
+    /// The working state as it is: it may lack ``unindexed``'s index entries.
+    private var working: StoreState
+    /// New entries of one soup that are in the working state and the batch, but not yet in
+    /// the soup's indexes: an upsert of new entries only (the ingestion case) leaves its index
+    /// inserts here, so that a commit right after it runs them while the batch is written
+    /// (``commitIndexing(alongside:)``), and anything else runs them first.
+    private var unindexed: (soup: UInt32, entries: [IndexedEntry])?
     /// Entry puts and deletes, in order; catalog records are added at commit.
     var operations: [WriteBatch.Operation] = []
     /// Entries written by this transaction: a record, or nil for a deletion.
@@ -27,7 +49,7 @@ public final class WriteTransaction {
 
     init(base: StoreState, now: Int64, limits: StoreLimits) {
         self.base = base
-        state = base
+        working = base
         self.now = now
         self.limits = limits
     }
@@ -45,6 +67,28 @@ public final class WriteTransaction {
             for (key, previous) in undoWritten.reversed() { written[key] = previous }
             throw error
         }
+    }
+
+    /// Leaves the index inserts of `entries`, new entries of soup `soup` that the working
+    /// state and the batch hold already, to the next access to ``state`` or to the commit.
+    /// Entries left before are indexed first.
+    func indexLater(_ entries: [IndexedEntry], soup: UInt32) {
+        indexPendingEntries()
+        unindexed = (soup, entries)
+    }
+
+    /// Runs the index inserts ``indexLater(_:soup:)`` left, if any.
+    private func indexPendingEntries() {
+        commitIndexing {}
+    }
+
+    /// Runs the index inserts ``indexLater(_:soup:)`` left, if any, while the calling thread
+    /// runs `work` (the commit's write of the batch, which does not depend on the indexes);
+    /// returns when both are done.
+    func commitIndexing(alongside work: () -> Void) {
+        guard let (soup, entries) = unindexed else { return work() }
+        unindexed = nil
+        working.complete(soup: soup) { $0.insertNew(entries, alongside: work) }
     }
 
     /// Records a put of entry `key`.
@@ -88,14 +132,16 @@ public final class WriteTransaction {
             case .delete(let key): batch.delete(key)
             }
         }
-        for (id, soup) in state.soups where base.soups[id]?.record != soup.record {
+        // Catalog records do not depend on the indexes: `working`, so as not to run the
+        // pending index inserts before the commit can overlap them with the write.
+        for (id, soup) in working.soups where base.soups[id]?.record != soup.record {
             batch.put(StoreKeys.catalog(soup: id), soup.record.encoded())
         }
-        for id in base.soups.keys where state.soups[id] == nil {
+        for id in base.soups.keys where working.soups[id] == nil {
             batch.delete(StoreKeys.catalog(soup: id))
         }
-        if state.nextSoupID != base.nextSoupID {
-            batch.put(StoreKeys.storeRecord, StoreRecord(nextSoupID: state.nextSoupID).encoded())
+        if working.nextSoupID != base.nextSoupID {
+            batch.put(StoreKeys.storeRecord, StoreRecord(nextSoupID: working.nextSoupID).encoded())
         }
         return batch
     }

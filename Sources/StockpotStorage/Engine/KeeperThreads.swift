@@ -35,9 +35,9 @@ final class KeeperThreads: @unchecked Sendable {  // the job fields are guarded 
     }
 
     /// Runs `task` for every position in `0..<count` on the keeper threads, each position
-    /// once, and returns `true` once all are done (the caller waits); returns `false` at once,
-    /// having run nothing, when another caller is using the threads.
-    func run(count: Int, _ task: (Int) -> Void) -> Bool {
+    /// once, while the caller runs `alongside`, and returns `true` once both are done; returns
+    /// `false` at once, having run neither, when another caller is using the threads.
+    func run(count: Int, _ task: (Int) -> Void, alongside: () -> Void = {}) -> Bool {
         guard owner.try() else { return false }
         defer { owner.unlock() }
         withoutActuallyEscaping(task) { task in
@@ -45,6 +45,9 @@ final class KeeperThreads: @unchecked Sendable {  // the job fields are guarded 
             (job, next, taskCount, finished) = (task, 0, count, 0)
             generation &+= 1
             condition.broadcast()
+            condition.unlock()
+            alongside()
+            condition.lock()
             while finished < taskCount { condition.wait() }
             job = nil  // no thread holds the closure past this point
             condition.unlock()
@@ -96,14 +99,19 @@ extension Parallel {
     /// ``forEach(count:_:)`` for tasks whose allocations outlive the call (index nodes): run
     /// on the process's keeper threads, which allocate little else, instead of the calling
     /// thread and the Dispatch workers, which also make each batch's short-lived buffers.
-    /// Falls back to ``forEach(count:_:)`` while another caller uses the keeper threads.
-    package static func forEachKeeping(count: Int, _ task: (Int) -> Void) {
+    /// Meanwhile the calling thread runs `alongside` (which may use the Dispatch workers:
+    /// work that does not depend on the tasks, such as writing the batch the indexes are for),
+    /// and returns when both are done. Falls back to ``forEach(count:_:)``, then `alongside`,
+    /// while another caller uses the keeper threads.
+    package static func forEachKeeping(count: Int, _ task: (Int) -> Void, alongside: () -> Void = {}) {
         guard count > 1, Cores.count > 1 else {
             for position in 0..<count { task(position) }
+            alongside()
             return
         }
-        if !KeeperThreads.shared.run(count: count, task) {
+        if !KeeperThreads.shared.run(count: count, task, alongside: alongside) {
             forEach(count: count, task)
+            alongside()
         }
     }
 }

@@ -155,6 +155,82 @@ import Testing
         }
     }
 
+    /// The operations of ``laterOperationsOfATransactionSeeABatchInTheIndexes``, in one write.
+    static func mixedTransaction(_ store: Store) throws {
+        try store.write { transaction in
+            _ = try transaction.upsert(json: (0..<300).map { Self.document($0) }, into: "s")
+            // Both need the first batch in the indexes: a query, and an external id lookup.
+            var byName = QuerySpec(queryType: .exact)
+            byName.indexPath = "name"
+            byName.matchKey = "n5"
+            byName.pageSize = 1_000
+            try transaction.deleteFirstPage(of: byName, in: "s")
+            _ = try transaction.upsert(
+                json: [Self.document(1_007, code: "c7")], into: "s", externalIdPath: "code")
+            // An error caught inside the transaction leaves it as it was.
+            #expect(throws: StockpotError.self) {
+                try transaction.upsert(json: [Array("[1]".utf8)] + (0..<100).map { Self.document($0) }, into: "s")
+            }
+            // Left to the commit, which indexes it while the batch is written.
+            _ = try transaction.upsert(json: (300..<500).map { Self.document($0) }, into: "s")
+        }
+    }
+
+    @Test func laterOperationsOfATransactionSeeABatchInTheIndexes() throws {
+        try withTemporaryDirectory { directory in
+            // Without a unique index a batch of new entries reaches the indexes at the next
+            // operation or at the commit; with one (the reference), at once.
+            let deferred = try Self.openStore(directory, "deferred", unique: false)
+            let reference = try Self.openStore(directory, "reference", unique: true)
+            defer {
+                try? deferred.close()
+                try? reference.close()
+            }
+            try Self.mixedTransaction(deferred)
+            try Self.mixedTransaction(reference)
+
+            let count = try reference.view().count(of: "s")
+            #expect(count == 500 - (0..<300).filter { $0 % 37 == 5 }.count)
+            #expect(try deferred.view().count(of: "s") == count)
+            #expect(try Self.contents(of: deferred, ids: 1...500) == Self.contents(of: reference, ids: 1...500))
+            let replaced = { (spec: inout QuerySpec) in
+                spec.indexPath = "age"
+                spec.beginKey = 1_000
+                spec.endKey = 2_000
+            }
+            let late = { (spec: inout QuerySpec) in
+                spec.indexPath = "age"
+                spec.beginKey = 290
+                spec.endKey = 310
+            }
+            #expect(try Self.ids(reference, replaced, type: .range) == [8])
+            #expect(try Self.ids(deferred, replaced, type: .range) == [8])
+            let expected = try Self.ids(reference, late, type: .range)
+            #expect(expected.count == 21)
+            #expect(try Self.ids(deferred, late, type: .range) == expected)
+            #expect(deferred.view().checkIndexes().flatMap(\.problems) == [])
+        }
+    }
+
+    @Test func aTransactionThatThrowsAfterABatchLeavesNoIndexEntries() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Self.openStore(directory, "store", unique: false)
+            defer { try? store.close() }
+            struct Abandon: Error {}
+            #expect(throws: Abandon.self) {
+                try store.write { transaction in
+                    _ = try transaction.upsert(json: (0..<300).map { Self.document($0) }, into: "s")
+                    throw Abandon()
+                }
+            }
+            #expect(try store.view().count(of: "s") == 0)
+            #expect(try store.upsert(json: (0..<200).map { Self.document($0) }, into: "s").count == 200)
+            #expect(try store.view().count(of: "s") == 200)
+            #expect(try Self.ids(store, { $0.indexPath = "age"; $0.beginKey = 0; $0.endKey = 1_000 }, type: .range) == Array(1...200))
+            #expect(store.view().checkIndexes().flatMap(\.problems) == [])
+        }
+    }
+
     static func message(_ body: () throws -> Void) -> String? {
         do {
             try body()
