@@ -24,6 +24,8 @@ let package = Package(
             providers: [.apt(["libxxhash-dev"])]),
         // A header-only shim over the compiler's prefetch builtin (no library to link).
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
+        // A header-only shim over Linux's sync_file_range (glibc's; no library to link).
+        .systemLibrary(name: "CFileHints", path: "Sources/CFileHints"),
         .systemLibrary(
             name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
             providers: [.apt(["libutf8proc-dev"])]),
@@ -34,7 +36,7 @@ let package = Package(
 
         .target(name: "StockpotJSON", path: "Sources/StockpotJSON"),
         .target(
-            name: "StockpotStorage", dependencies: ["CLZ4", "CXXHash", "CPrefetch"],
+            name: "StockpotStorage", dependencies: ["CLZ4", "CXXHash", "CPrefetch", "CFileHints"],
             path: "Sources/StockpotStorage"),
 
         .target(

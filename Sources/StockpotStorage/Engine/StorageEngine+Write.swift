@@ -98,6 +98,9 @@ extension StorageEngine {
         } catch {
             throw poison(&state, error, doing: "A write to the log")
         }
+        // The device starts on the batch while the key directory and hints take it in, so the
+        // commit's fsync waits for less (docs/durability.md, "Commit a batch").
+        if options.durability == .full { state.active.handle.startWriteback(offset: state.activeEnd, count: encoded.count) }
         var supersededBlobs: [UInt64] = []
         for index in records.indices {
             applyAppended(records[index], at: offsets[index], state: &state, supersededBlobs: &supersededBlobs)

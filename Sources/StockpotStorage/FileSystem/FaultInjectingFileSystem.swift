@@ -208,6 +208,11 @@ final class FaultInjectingFileHandle: FileHandle {
         try base.syncData()
     }
 
+    /// Passed on: a hint, with no error to inject.
+    func startWriteback(offset: Int, count: Int) {
+        base.startWriteback(offset: offset, count: count)
+    }
+
     func preallocate(size: Int) throws(StorageError) {
         try injector.check(.preallocate, "preallocate \(size) bytes of", path: path)
         try base.preallocate(size: size)

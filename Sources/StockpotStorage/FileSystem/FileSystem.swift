@@ -57,6 +57,10 @@ package protocol FileHandle: AnyObject, Sendable {
     /// allocation) but not timestamps (fdatasync): the commit's sync, cheaper when a write
     /// changed neither the size nor the allocation.
     func syncData() throws(StorageError)
+    /// Asks the system to start writing the `count` bytes at `offset` to the device now, so
+    /// that the next sync waits for less. A hint: it makes nothing durable and reports no
+    /// error (a failure shows at the sync).
+    func startWriteback(offset: Int, count: Int)
     /// Makes the file at least `size` bytes long with the space allocated (the new bytes read
     /// as zero), so that writes inside it change no metadata; a file already that long is left
     /// alone. Durable at the next sync. On a file system that cannot allocate ahead it may

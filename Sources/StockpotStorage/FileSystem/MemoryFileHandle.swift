@@ -63,6 +63,9 @@ final class MemoryFileHandle: FileHandle {
         try sync()
     }
 
+    /// Nothing: the in-memory file has no device to write to (only a sync makes it durable).
+    func startWriteback(offset: Int, count: Int) {}
+
     /// Zero-extends the file to `size` bytes when it is shorter (durable at the next sync).
     func preallocate(size: Int) throws(StorageError) {
         try fileSystem.withOpenFile(

@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CFileHints
 import Synchronization
 
 /// A file opened by ``RealFileSystem``.
@@ -102,6 +103,14 @@ package final class RealFileHandle: FileHandle {
         while fdatasync(fd) != 0 {
             if Glibc.errno != EINTR { throw .systemCall("fdatasync", path: path, errno: Glibc.errno) }
         }
+    }
+
+    /// `sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE` (Linux; nothing elsewhere): starts
+    /// the range's writeback without waiting. Errors are left to the sync that follows.
+    package func startWriteback(offset: Int, count: Int) {
+        let fd = fileDescriptor
+        guard fd >= 0, count > 0 else { return }
+        _ = stockpot_start_writeback(fd, Int64(offset), Int64(count))
     }
 
     /// `posix_fallocate(3)` of bytes `0..<size` (it never shrinks the file). Glibc falls back

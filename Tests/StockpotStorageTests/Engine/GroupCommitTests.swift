@@ -91,6 +91,7 @@ final class SlowSyncFileHandle: FileHandle {
         usleep(syncMicroseconds)
         try base.syncData()
     }
+    func startWriteback(offset: Int, count: Int) { base.startWriteback(offset: offset, count: count) }
     func preallocate(size: Int) throws(StorageError) { try base.preallocate(size: size) }
     func truncate(to size: Int) throws(StorageError) { try base.truncate(to: size) }
     func close() { base.close() }
