@@ -1,4 +1,4 @@
-// Spreading independent per-item work over the cores: one contiguous part of the items per
+// Spreading independent per-item work over the cores: contiguous parts of the items, a few per
 // core, results in item order. Used where a batch's items need the same pure work (checking and
 // preparing documents, compressing values) and one thread would be the bottleneck.
 
@@ -24,13 +24,14 @@ package enum Parallel {
     ///
     /// `fillPart` must set the result of every position of its range exactly once. With at
     /// least `2 * minimumPerPart` items and more than one core, the positions are cut into
-    /// parts of at least `minimumPerPart`, one per core at most, filled at once (a part may
-    /// keep its own scratch state, such as a reader or a compressor); otherwise one call on
-    /// the calling thread fills them all. `fillPart` must only read shared state.
+    /// parts of at least `minimumPerPart`, ``partsPerCore`` per core at most, filled as many
+    /// at once as there are cores (a part may keep its own scratch state, such as a reader or
+    /// a compressor); otherwise one call on the calling thread fills them all. `fillPart`
+    /// must only read shared state.
     package static func mapParts<T>(
         count: Int, minimumPerPart: Int, _ fillPart: (Range<Int>, Results<T>) -> Void
     ) -> [T] {
-        let parts = min(Cores.count, count / max(1, minimumPerPart))
+        let parts = min(Cores.count * partsPerCore, count / max(1, minimumPerPart))
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             let results = Results(slots: buffer)
             if parts > 1 {
@@ -43,6 +44,12 @@ package enum Parallel {
             initialized = count
         }
     }
+
+    /// Parts a core's share is cut into: the cores take parts as they come free, so a core
+    /// slowed by other work (index inserts, the kernel) does not keep the others waiting at
+    /// the end. With one part per core, the ingest of 100,000 documents with three indexes
+    /// took 1.17-1.28 s (medians of 20 runs, alternated), with four 1.07-1.19 s.
+    static let partsPerCore = 4
 
     /// Where the parts of ``mapParts(count:minimumPerPart:_:)`` put their results: each
     /// position is set once, by the part whose range holds it, so no lock is needed.
