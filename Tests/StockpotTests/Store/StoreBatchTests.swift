@@ -48,15 +48,23 @@ import Testing
         return try store.query(spec, in: "s").rows.map { $0["_soupEntryId"]?.integerValue ?? -1 }
     }
 
+    /// Runs `body` with two new stores of the test soup in a temporary directory, `code`
+    /// unique in each as asked, and closes them after.
+    static func withTwoStores(unique: (Bool, Bool), _ body: (Store, Store) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            let first = try openStore(directory, "first", unique: unique.0)
+            let second = try openStore(directory, "second", unique: unique.1)
+            defer {
+                try? first.close()
+                try? second.close()
+            }
+            try body(first, second)
+        }
+    }
+
     @Test(arguments: [false, true])
     func aLargeBatchStoresWhatOneAtATimeStores(unique: Bool) throws {
-        try withTemporaryDirectory { directory in
-            let batched = try Self.openStore(directory, "batched", unique: unique)
-            let single = try Self.openStore(directory, "single", unique: unique)
-            defer {
-                try? batched.close()
-                try? single.close()
-            }
+        try Self.withTwoStores(unique: (unique, unique)) { batched, single in
             // New entries, then an update of entry 5 (which ends the leading run of new ones),
             // then new entries again: every path of a batch.
             var batch = (0..<300).map { Self.document($0) }
@@ -167,9 +175,11 @@ import Testing
             try transaction.deleteFirstPage(of: byName, in: "s")
             _ = try transaction.upsert(
                 json: [Self.document(1_007, code: "c7")], into: "s", externalIdPath: "code")
-            // An error caught inside the transaction leaves it as it was.
+            // An upsert that fails after its new entries reached the indexes (an update of a
+            // missing entry ends the batch) leaves the transaction as it was.
+            let missing = Self.document(9_999, extra: ",\"_soupEntryId\":9999")
             #expect(throws: StockpotError.self) {
-                try transaction.upsert(json: [Array("[1]".utf8)] + (0..<100).map { Self.document($0) }, into: "s")
+                try transaction.upsert(json: (2_000..<2_100).map { Self.document($0) } + [missing], into: "s")
             }
             // Left to the commit, which indexes it while the batch is written.
             _ = try transaction.upsert(json: (300..<500).map { Self.document($0) }, into: "s")
@@ -177,15 +187,9 @@ import Testing
     }
 
     @Test func laterOperationsOfATransactionSeeABatchInTheIndexes() throws {
-        try withTemporaryDirectory { directory in
-            // Without a unique index a batch of new entries reaches the indexes at the next
-            // operation or at the commit; with one (the reference), at once.
-            let deferred = try Self.openStore(directory, "deferred", unique: false)
-            let reference = try Self.openStore(directory, "reference", unique: true)
-            defer {
-                try? deferred.close()
-                try? reference.close()
-            }
+        // Without a unique index a batch of new entries reaches the indexes at the next
+        // operation or at the commit; with one (the reference), at once.
+        try Self.withTwoStores(unique: (false, true)) { deferred, reference in
             try Self.mixedTransaction(deferred)
             try Self.mixedTransaction(reference)
 
