@@ -22,6 +22,21 @@ struct FieldScanner {
         }
     }
 
+    /// Answers the fields from the top-level members a validating scan located: the value of
+    /// root child `i` is at `locatedValue(i)` (nil: the document has no such member).
+    mutating func scanLocatedMembers(
+        _ locatedValue: (Int) -> Range<Int>?, into values: inout [IndexValue]
+    ) throws(JSONError) {
+        for (position, child) in trie[0].children.enumerated() {
+            guard let value = locatedValue(position) else { continue }
+            guard value.lowerBound >= 0, value.lowerBound < value.upperBound, value.upperBound <= cursor.count else {
+                throw JSONError(.unexpectedEnd, at: value.lowerBound, "A located member lies outside the document.")
+            }
+            cursor.index = value.lowerBound
+            try scanMember(node: child.node, into: &values)
+        }
+    }
+
     /// Walks the object at the cursor, descending into members on an indexed path.
     private mutating func scanObject(node: Int, into values: inout [IndexValue], isRoot: Bool) throws(JSONError) {
         let children = trie[node].children

@@ -168,8 +168,12 @@ extension JSONDocumentScanner {
 
     /// The position in the requested keys of `key`, or `nil`.
     func wantedSlot(for key: SeenKey) -> Int? {
-        for slot in wantedHashes.indices where wantedHashes[slot] == key.hash {
-            let equal = withBytes(of: key) { bytes in bytes.elementsEqual(wantedKeys[slot]) }
+        guard wanted.mayContain(key.hash) else { return nil }
+        for slot in wanted.hashes.indices where wanted.hashes[slot] == key.hash && wanted.keys[slot].count == key.length {
+            if key.length == 0 { return slot }
+            let equal = withBytes(of: key) { bytes in
+                wanted.keys[slot].withUnsafeBufferPointer { memcmp(bytes.baseAddress!, $0.baseAddress!, bytes.count) == 0 }
+            }
             if equal { return slot }
         }
         return nil

@@ -11,9 +11,7 @@
 /// Stateless between calls and safe to call from any thread.
 package struct JSONDocumentScanner {
     var cursor: JSONByteCursor
-    let wantedKeys: [[UInt8]]
-    /// The hashes of ``wantedKeys``, compared before their bytes.
-    let wantedHashes: [UInt64]
+    let wanted: JSONTopLevelKeys
     var members: [JSONMemberSpan?]
     var isCanonical = true
     var topLevelMemberCount = 0
@@ -33,11 +31,10 @@ package struct JSONDocumentScanner {
         var inArena: Bool
     }
 
-    private init(cursor: JSONByteCursor, wantedKeys: [[UInt8]]) {
+    private init(cursor: JSONByteCursor, wanted: JSONTopLevelKeys) {
         self.cursor = cursor
-        self.wantedKeys = wantedKeys
-        self.wantedHashes = wantedKeys.map { key in key.withUnsafeBufferPointer { Self.fingerprint($0) } }
-        self.members = Array(repeating: nil, count: wantedKeys.count)
+        self.wanted = wanted
+        self.members = Array(repeating: nil, count: wanted.keys.count)
         seenKeys.reserveCapacity(32)
     }
 
@@ -53,6 +50,14 @@ package struct JSONDocumentScanner {
     package static func scan(
         _ bytes: UnsafeRawBufferPointer, topLevelKeys: [[UInt8]] = [], limits: JSONLimits = .default
     ) throws(JSONError) -> JSONDocumentScan {
+        try scan(bytes, locating: JSONTopLevelKeys(topLevelKeys), limits: limits)
+    }
+
+    /// ``scan(_:topLevelKeys:limits:)-(UnsafeRawBufferPointer,_,_)`` with the keys prepared
+    /// once for many documents.
+    package static func scan(
+        _ bytes: UnsafeRawBufferPointer, locating wanted: JSONTopLevelKeys, limits: JSONLimits = .default
+    ) throws(JSONError) -> JSONDocumentScan {
         guard bytes.count <= limits.maxInputBytes else {
             throw JSONError(
                 .inputTooLarge, at: limits.maxInputBytes,
@@ -62,7 +67,7 @@ package struct JSONDocumentScanner {
             throw JSONError(.unexpectedEnd, at: 0, "The input is empty; expected a JSON value.")
         }
         var scanner = JSONDocumentScanner(
-            cursor: JSONByteCursor(base: base, count: bytes.count, limits: limits), wantedKeys: topLevelKeys)
+            cursor: JSONByteCursor(base: base, count: bytes.count, limits: limits), wanted: wanted)
         return try scanner.scanDocument()
     }
 
@@ -70,10 +75,17 @@ package struct JSONDocumentScanner {
     package static func scan(
         _ bytes: [UInt8], topLevelKeys: [[UInt8]] = [], limits: JSONLimits = .default
     ) throws(JSONError) -> JSONDocumentScan {
+        try scan(bytes, locating: JSONTopLevelKeys(topLevelKeys), limits: limits)
+    }
+
+    /// Scans a byte array; see ``scan(_:locating:limits:)-(UnsafeRawBufferPointer,_,_)``.
+    package static func scan(
+        _ bytes: [UInt8], locating wanted: JSONTopLevelKeys, limits: JSONLimits = .default
+    ) throws(JSONError) -> JSONDocumentScan {
         // The closure does not throw (typed throws through withUnsafeBytes crashes the compiler).
         let result: Result<JSONDocumentScan, JSONError> = bytes.withUnsafeBytes { raw in
             Result { () throws(JSONError) -> JSONDocumentScan in
-                try scan(raw, topLevelKeys: topLevelKeys, limits: limits)
+                try scan(raw, locating: wanted, limits: limits)
             }
         }
         return try result.get()

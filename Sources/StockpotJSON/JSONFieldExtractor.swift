@@ -13,6 +13,10 @@ public struct JSONFieldExtractor: Sendable {
     /// The fields, in the order their values are returned.
     public let fields: [IndexField]
     private let trie: [ExtractorNode]
+    /// The top-level keys the fields' paths start with, each once, in the order
+    /// ``extractIndexValues(from:locatedValue:into:)`` asks for their members; nil when a
+    /// field's path is empty (its value is the whole document, which no member gives).
+    package let rootKeys: [[UInt8]]?
 
     /// Prepares an extractor for `fields`.
     public init(fields: [IndexField]) {
@@ -37,6 +41,7 @@ public struct JSONFieldExtractor: Sendable {
             nodes[node].endsHere = true
         }
         trie = nodes
+        rootKeys = nodes[0].endsHere ? nil : nodes[0].children.map { nodes[$0.node].key }
     }
 
     /// The index value of each field in the document `bytes`, in the order of ``fields``.
@@ -61,6 +66,25 @@ public struct JSONFieldExtractor: Sendable {
             cursor: JSONByteCursor(base: base, count: bytes.count, limits: .default),
             trie: trie, fields: fields)
         try scanner.scanDocument(into: &values)
+    }
+
+    /// Like ``extractIndexValues(from:into:)`` for a JSON object whose top-level members
+    /// named by ``rootKeys`` a validating scan of the same bytes has located already:
+    /// `locatedValue(i)` is where the value of the member named `rootKeys[i]` is (nil when
+    /// the object has none). The walk over the top-level object is skipped; the values are
+    /// the same.
+    package func extractIndexValues(
+        from bytes: UnsafeRawBufferPointer, locatedValue: (Int) -> Range<Int>?, into values: inout [IndexValue]
+    ) throws(JSONError) {
+        values.removeAll(keepingCapacity: true)
+        values.append(contentsOf: repeatElement(.null, count: fields.count))
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw JSONError(.unexpectedEnd, at: 0, "The document is empty.")
+        }
+        var scanner = FieldScanner(
+            cursor: JSONByteCursor(base: base, count: bytes.count, limits: .default),
+            trie: trie, fields: fields)
+        try scanner.scanLocatedMembers(locatedValue, into: &values)
     }
 
     /// The index value of each field in the document `bytes`.

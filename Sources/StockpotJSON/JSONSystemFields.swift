@@ -5,7 +5,7 @@
 /// Finds and sets the store's system fields on UTF-8 JSON documents.
 ///
 /// Used in two steps, because the entry id depends on what the document gives:
-/// ``inspect(_:limits:)-(UnsafeRawBufferPointer,_)`` validates the bytes exactly as
+/// ``inspect(_:alsoLocating:limits:)-(UnsafeRawBufferPointer,_,_)`` validates the bytes exactly as
 /// ``JSONReader`` would (same errors) and says what `_soupEntryId` and
 /// `_soupLastModifiedDate` hold; ``JSONSystemFieldsScan/stamped(_:entryID:lastModified:)-(UnsafeRawBufferPointer,_,_)``
 /// then returns the bytes to store. Those are always byte-identical to
@@ -18,29 +18,49 @@ package enum JSONSystemFields {
     /// The key of the last-modified time.
     package static let lastModifiedKey = "_soupLastModifiedDate"
 
-    static let wantedKeys: [[UInt8]] = [Array(entryIDKey.utf8), Array(lastModifiedKey.utf8)]
+    /// The two system keys, located in every inspection.
+    static let systemKeys = JSONTopLevelKeys([Array(entryIDKey.utf8), Array(lastModifiedKey.utf8)])
 
-    /// Validates `bytes` as one JSON document and reports its system fields.
+    /// Validates `bytes` as one JSON document and reports its system fields, and where the
+    /// top-level members named by `located` are (see ``JSONSystemFieldsScan/locatedValue(_:)``).
     ///
     /// - Throws: ``JSONError``: exactly what ``JSONReader/parse(_:limits:)-(UnsafeRawBufferPointer,_)`` throws.
     /// - Complexity: O(n) in the input length; no tree is built.
     package static func inspect(
-        _ bytes: UnsafeRawBufferPointer, limits: JSONLimits = .default
+        _ bytes: UnsafeRawBufferPointer, alsoLocating located: JSONLocatedKeys = .none, limits: JSONLimits = .default
     ) throws(JSONError) -> JSONSystemFieldsScan {
-        JSONSystemFieldsScan(
-            document: try JSONDocumentScanner.scan(bytes, topLevelKeys: wantedKeys, limits: limits))
+        JSONSystemFieldsScan(document: try JSONDocumentScanner.scan(bytes, locating: located.wanted, limits: limits))
     }
 
-    /// Validates a byte array; see ``inspect(_:limits:)-(UnsafeRawBufferPointer,_)``.
+    /// Validates a byte array; see ``inspect(_:alsoLocating:limits:)-(UnsafeRawBufferPointer,_,_)``.
     package static func inspect(
-        _ bytes: [UInt8], limits: JSONLimits = .default
+        _ bytes: [UInt8], alsoLocating located: JSONLocatedKeys = .none, limits: JSONLimits = .default
     ) throws(JSONError) -> JSONSystemFieldsScan {
-        JSONSystemFieldsScan(
-            document: try JSONDocumentScanner.scan(bytes, topLevelKeys: wantedKeys, limits: limits))
+        JSONSystemFieldsScan(document: try JSONDocumentScanner.scan(bytes, locating: located.wanted, limits: limits))
     }
 }
 
-/// What ``JSONSystemFields/inspect(_:limits:)-(UnsafeRawBufferPointer,_)`` found in one valid
+/// Top-level keys whose members an inspection locates besides the system fields (the first
+/// keys of a soup's index paths, so that their values are read without a second walk over
+/// the document), prepared once for many documents. Immutable; safe to share.
+package struct JSONLocatedKeys: Sendable {
+    /// The system keys, then the located ones.
+    let wanted: JSONTopLevelKeys
+
+    /// Locates the members named `keys`. A key equal to a system key is never located (its
+    /// ``JSONSystemFieldsScan/locatedValue(_:)`` is always nil).
+    package init(_ keys: [[UInt8]]) {
+        wanted = JSONSystemFields.systemKeys.appending(keys)
+    }
+
+    /// No keys besides the system fields.
+    package static let none = JSONLocatedKeys([])
+
+    /// How many keys are located besides the system fields.
+    package var count: Int { wanted.keys.count - 2 }
+}
+
+/// What ``JSONSystemFields/inspect(_:alsoLocating:limits:)-(UnsafeRawBufferPointer,_,_)`` found in one valid
 /// document. Valid only together with the bytes it was made from. A value type; safe to share.
 package struct JSONSystemFieldsScan: Sendable, Hashable {
     /// The scan behind the answers.
@@ -58,6 +78,15 @@ package struct JSONSystemFieldsScan: Sendable, Hashable {
 
     /// What the top-level `_soupLastModifiedDate` holds; `nil` when there is none.
     package var lastModified: JSONMemberKind? { document.members[1]?.kind }
+
+    /// How many keys the inspection located besides the system fields (its ``JSONLocatedKeys``).
+    package var locatedCount: Int { document.members.count - 2 }
+
+    /// Where the value of the top-level member named by the `position`th located key is in
+    /// the inspected bytes (no white space around it); nil when the document has none.
+    package func locatedValue(_ position: Int) -> Range<Int>? {
+        document.members[2 + position]?.value
+    }
 
     /// The document as compact JSON with `_soupEntryId` set to `entryID` and
     /// `_soupLastModifiedDate` to `lastModified`: exactly `JSONWriter.write` of the tree with

@@ -15,11 +15,43 @@ import StockpotJSON
         return try extractor.indexValues(in: input)
     }
 
+    /// The store's ingestion path: the validating scan locates the top-level members the
+    /// paths start with, and the extractor reads the values from there.
+    static func extractLocated(_ input: [UInt8], _ extractor: JSONFieldExtractor) throws -> [IndexValue] {
+        let scan = try JSONSystemFields.inspect(input, alsoLocating: JSONLocatedKeys(try #require(extractor.rootKeys)))
+        // Typed throws through withUnsafeBytes crashes the compiler: a Result carries the error.
+        let result: Result<[IndexValue], JSONError> = input.withUnsafeBytes { raw in
+            Result { () throws(JSONError) -> [IndexValue] in
+                var values: [IndexValue] = []
+                try extractor.extractIndexValues(from: raw, locatedValue: { scan.locatedValue($0) }, into: &values)
+                return values
+            }
+        }
+        return try result.get()
+    }
+
     @Test func escapedKeysMatchTheirDecodedPath() throws {
         let input = bytes("{\"N\\u0061me\":\"x\",\"\\u00e9t\\u00E9\":{\"\\/\":1}}")
         let fields: [(String, IndexType)] = [("Name", .string), ("été./", .integer), ("été", .json1)]
         let values = try Self.extract(input, fields)
         #expect(identical(values, [.text("x"), .integer(1), .text("{\"/\":1}")]), "\(values)")
+        let extractor = JSONFieldExtractor(fields: fields.map { IndexField(path: JSONPath($0.0), type: $0.1) })
+        let located = try Self.extractLocated(input, extractor)
+        #expect(identical(located, values), "located: \(located)")
+    }
+
+    @Test func locatedMembersAnswerOnlyTheirOwnFieldsAndMissingOnesAreNull() throws {
+        let fields: [(String, IndexType)] = [("b.c", .integer), ("a", .string), ("zz", .json1), ("b", .json1)]
+        let extractor = JSONFieldExtractor(fields: fields.map { IndexField(path: JSONPath($0.0), type: $0.1) })
+        #expect(extractor.rootKeys == [bytes("b"), bytes("a"), bytes("zz")])
+        let input = bytes(#"{"a":"x","q":{"c":9},"b":{"c":7,"d":[1]}}"#)
+        let located = try Self.extractLocated(input, extractor)
+        #expect(identical(located, [.integer(7), .text("x"), .null, .text(#"{"c":7,"d":[1]}"#)]), "\(located)")
+    }
+
+    @Test func anEmptyPathHasNoRootKeys() {
+        let extractor = JSONFieldExtractor(fields: [IndexField(path: JSONPath(components: []), type: .json1)])
+        #expect(extractor.rootKeys == nil)
     }
 
     @Test func insignificantWhiteSpaceDoesNotChangeValues() throws {
@@ -136,6 +168,8 @@ import StockpotJSON
                     try extractor.indexValues(in: buffer)
                 }
                 #expect(identical(fromBuffer, expected), "seed \(seed): buffer overload")
+                let fromLocated = try Self.extractLocated(input, extractor)
+                #expect(identical(fromLocated, expected), "seed \(seed): located members: got \(fromLocated)")
             } catch {
                 Issue.record("seed \(seed): extractor threw \(error) on \(describe(input))")
             }

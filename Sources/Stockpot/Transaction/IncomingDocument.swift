@@ -2,6 +2,7 @@
 // need from it (its system fields, a path's value) and the stored bytes with the system
 // fields set. The bytes path never builds a tree when the input is canonical JSON.
 
+import StockpotIndex
 import StockpotJSON
 
 /// One incoming document, validated.
@@ -11,15 +12,56 @@ enum IncomingDocument {
     /// From the bytes API, scanned (valid JSON, not yet known to be an object).
     case bytes([UInt8], JSONSystemFieldsScan)
 
-    /// Validates bytes.
+    /// Validates bytes, locating the top-level members named by `located` on the way (see
+    /// ``locatedKeys(for:)``).
     ///
     /// - Throws: `invalid_entry` when they are not valid JSON.
-    static func scanning(_ bytes: [UInt8], position: Int) throws(StockpotError) -> IncomingDocument {
+    static func scanning(
+        _ bytes: [UInt8], position: Int, locating located: JSONLocatedKeys = .none
+    ) throws(StockpotError) -> IncomingDocument {
         do {
-            return .bytes(bytes, try JSONSystemFields.inspect(bytes))
+            return .bytes(bytes, try JSONSystemFields.inspect(bytes, alsoLocating: located))
         } catch {
             throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not valid JSON: \(error).")
         }
+    }
+
+    /// The keys whose members ``scanning(_:position:locating:)`` locates for `extractor`: the
+    /// first keys of its paths, so that ``indexedEntry(id:stamped:extractor:soupName:)``
+    /// reads their values without walking the document again. None when a path is empty or
+    /// starts at a system field (whose value the store sets while stamping).
+    static func locatedKeys(for extractor: JSONFieldExtractor) -> JSONLocatedKeys {
+        guard let keys = extractor.rootKeys, !keys.isEmpty else { return .none }
+        let systemKeys = [Array(SystemField.entryID.utf8), Array(SystemField.lastModified.utf8)]
+        guard !keys.contains(where: systemKeys.contains) else { return .none }
+        return JSONLocatedKeys(keys)
+    }
+
+    /// The entry's index values. Read from the incoming bytes at the members their scan
+    /// located when it located `extractor`'s root keys (the stored bytes differ from them only
+    /// in the system fields, which no located key names); else from `stamped`, the stored
+    /// bytes.
+    ///
+    /// - Throws: `internal` when validated bytes do not extract; `corruption` from `stamped`.
+    func indexedEntry(
+        id: Int64, stamped: [UInt8], extractor: JSONFieldExtractor, soupName: String
+    ) throws(StockpotError) -> IndexedEntry {
+        guard case .bytes(let bytes, let scan) = self, scan.locatedCount > 0,
+              scan.locatedCount == extractor.rootKeys?.count
+        else {
+            return try SoupState.indexedEntry(id: id, document: stamped, extractor: extractor, soupName: soupName)
+        }
+        var values: [IndexValue] = []
+        var failure: JSONError?
+        bytes.withUnsafeBytes { raw in
+            do throws(JSONError) {
+                try extractor.extractIndexValues(from: raw, locatedValue: { scan.locatedValue($0) }, into: &values)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw StockpotError(.internal, "A validated document does not extract: \(failure).") }
+        return IndexedEntry(id: id, values: values)
     }
 
     /// Whether the document is a JSON object.

@@ -43,10 +43,14 @@ extension WriteTransaction {
     public func upsert(
         json documents: [[UInt8]], into soupName: String, externalIdPath: String? = nil
     ) throws(StockpotError) -> [[UInt8]] {
-        _ = try state.existingSoup(named: soupName)  // soup_not_found before any document error
+        let soup = try state.existingSoup(named: soupName)  // soup_not_found before any document error
         // Checking a document needs nothing shared: a large batch is checked on every core.
+        // The check also finds where the indexed paths start, for reading their values.
+        let located = IncomingDocument.locatedKeys(for: soup.extractor)
         let scans = Parallel.map(count: documents.count, minimumPerPart: Self.documentsPerPart) { position in
-            Result { () throws(StockpotError) in try IncomingDocument.scanning(documents[position], position: position) }
+            Result { () throws(StockpotError) in
+                try IncomingDocument.scanning(documents[position], position: position, locating: located)
+            }
         }
         var incoming: [IncomingDocument?] = []
         incoming.reserveCapacity(documents.count)
@@ -186,12 +190,13 @@ extension WriteTransaction {
         let prepared = Parallel.map(count: entries.count, minimumPerPart: Self.documentsPerPart) { offset in
             Result { () throws(StockpotError) -> PreparedEntry in
                 let id = firstID + Int64(offset)
-                let document = try entries[entries.startIndex + offset]!.stamped(entryID: id, lastModified: now)
+                let incoming = entries[entries.startIndex + offset]!
+                let document = try incoming.stamped(entryID: id, lastModified: now)
                 try Self.checkSize(document.bytes, position: entries.startIndex + offset, limit: documentBytes)
                 let record = EntryRecord(created: now, document: document.bytes)
                 return PreparedEntry(
                     stored: document, record: record, encoded: record.encoded(),
-                    indexed: try SoupState.indexedEntry(id: id, document: document.bytes, extractor: extractor, soupName: soupName))
+                    indexed: try incoming.indexedEntry(id: id, stamped: document.bytes, extractor: extractor, soupName: soupName))
             }
         }
         reserveWrites(entries.count)
