@@ -32,6 +32,20 @@ final class ScratchDirectory {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// Drops the page cache of every file under the directory (`posix_fadvise(DONTNEED)`;
+    /// the files are synced first, so no page is dirty), so that its memory goes back to the
+    /// kernel's free lists for whatever runs next.
+    func evictFromPageCache() {
+        guard let walker = FileManager.default.enumerator(atPath: path) else { return }
+        for case let name as String in walker {
+            let fd = open(file(name), O_RDONLY)
+            guard fd >= 0 else { continue }
+            _ = fdatasync(fd)
+            _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_DONTNEED))
+            close(fd)
+        }
+    }
+
     /// Total size of the files directly inside the directory, in bytes.
     func totalFileBytes() -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

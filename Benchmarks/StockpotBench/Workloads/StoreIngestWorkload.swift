@@ -41,6 +41,11 @@ struct StoreIngestWorkload: Workload {
         // after the last run, not after their own: this file system is mounted with `discard`,
         // and the device's work on a removed run's blocks slowed the next run, the other
         // side's (a 164 MB file removed before an ingest3 run made it 0.1-0.15 s slower).
+        // Each run's files do leave the page cache when the run is done (untimed), so that the
+        // next run, of either side, writes into memory just freed: on this VM, guest memory
+        // the host has not backed costs about 20 us a page at first touch (0.2 GB/s against
+        // 2 GB/s in a C test), and a page cache growing by ~210 MB a pair of runs made both
+        // sides' later runs 20-40% slower (docs/benchmarks.md, "Session 17").
         var finished: [ScratchDirectory] = []
         defer { for directory in finished { directory.remove() } }
         let (stockpot, sqlite, turns) = try Stopwatch.mediansInTurns(runs: context.options.runs) {
@@ -52,16 +57,21 @@ struct StoreIngestWorkload: Workload {
             try StoreCheck.store(name, store, documents: documents, sample: sample)
             try store.close()
             storeBytes = FileSize.total(in: directory.file("store"), withSuffix: ".seg")
+            directory.evictFromPageCache()
             return seconds.wall
         } _: {
             let directory = try ScratchDirectory(label: "ingest-sqlite")
             defer { finished.append(directory) }
-            let database = try StoreLoad.newBaseline(
-                at: directory.file("smartstore.db"), codec: codec, specs: specs, synchronous: context.baselineSynchronous)
-            let seconds = try ProcessCPUTime.measure { try database.insert(json: documents) }
-            sqliteCPU.append(seconds.cpu)
-            try StoreCheck.baseline(name, database, documents: documents, sample: sample)
+            let seconds: (wall: Double, cpu: Double)
+            do {  // the database closes at the end of the block
+                let database = try StoreLoad.newBaseline(
+                    at: directory.file("smartstore.db"), codec: codec, specs: specs, synchronous: context.baselineSynchronous)
+                seconds = try ProcessCPUTime.measure { try database.insert(json: documents) }
+                sqliteCPU.append(seconds.cpu)
+                try StoreCheck.baseline(name, database, documents: documents, sample: sample)
+            }
             sqliteBytes = directory.totalFileBytes()
+            directory.evictFromPageCache()
             return seconds.wall
         }
         let (stockpotCPU, baselineCPU) = (Stopwatch.median(cpu), Stopwatch.median(sqliteCPU))
