@@ -40,7 +40,8 @@ enum IncomingDocument {
     /// The entry's index values. Read from the incoming bytes at the members their scan
     /// located when it located `extractor`'s root keys (the stored bytes differ from them only
     /// in the system fields, which no located key names); else from `stamped`, the stored
-    /// bytes.
+    /// bytes. A document scanned with located keys must be given the extractor they were made
+    /// for (``locatedKeys(for:)``); only their count is checked here.
     ///
     /// - Throws: `internal` when validated bytes do not extract; `corruption` from `stamped`.
     func indexedEntry(
