@@ -57,14 +57,7 @@ public struct JSONFieldExtractor: Sendable {
     public func extractIndexValues(
         from bytes: UnsafeRawBufferPointer, into values: inout [IndexValue]
     ) throws(JSONError) {
-        values.removeAll(keepingCapacity: true)
-        values.append(contentsOf: repeatElement(.null, count: fields.count))
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-            throw JSONError(.unexpectedEnd, at: 0, "The document is empty.")
-        }
-        var scanner = FieldScanner(
-            cursor: JSONByteCursor(base: base, count: bytes.count, limits: .default),
-            trie: trie, fields: fields)
+        var scanner = try startScan(of: bytes, resetting: &values)
         try scanner.scanDocument(into: &values)
     }
 
@@ -76,15 +69,22 @@ public struct JSONFieldExtractor: Sendable {
     package func extractIndexValues(
         from bytes: UnsafeRawBufferPointer, locatedValue: (Int) -> Range<Int>?, into values: inout [IndexValue]
     ) throws(JSONError) {
+        var scanner = try startScan(of: bytes, resetting: &values)
+        try scanner.scanLocatedMembers(locatedValue, into: &values)
+    }
+
+    /// A scanner over `bytes`, with `values` reset to one null per field.
+    private func startScan(
+        of bytes: UnsafeRawBufferPointer, resetting values: inout [IndexValue]
+    ) throws(JSONError) -> FieldScanner {
         values.removeAll(keepingCapacity: true)
         values.append(contentsOf: repeatElement(.null, count: fields.count))
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw JSONError(.unexpectedEnd, at: 0, "The document is empty.")
         }
-        var scanner = FieldScanner(
+        return FieldScanner(
             cursor: JSONByteCursor(base: base, count: bytes.count, limits: .default),
             trie: trie, fields: fields)
-        try scanner.scanLocatedMembers(locatedValue, into: &values)
     }
 
     /// The index value of each field in the document `bytes`.

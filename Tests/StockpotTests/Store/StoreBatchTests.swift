@@ -216,6 +216,28 @@ import Testing
         }
     }
 
+    /// A path that starts at a system field takes its value from the stored document (the
+    /// store sets it while stamping), not from the bytes given; the other paths of the same
+    /// soup too (the validating scan locates nothing for such a soup).
+    @Test func aBatchIndexesSystemFieldsAsStored() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory + "/store", options: fastOptions())
+            defer { try? store.close() }
+            try store.registerSoup("s", indexSpecs: [
+                IndexSpec(path: "_soupEntryId", type: .integer), IndexSpec(path: "age", type: .integer),
+            ])
+            // The given ids and times are null, so every entry is new and gets the store's.
+            let batch = (0..<300).map { Self.document($0, extra: ",\"_soupEntryId\":null,\"_soupLastModifiedDate\":null") }
+            #expect(try store.upsert(json: batch, into: "s").count == 300)
+            var spec = QuerySpec(queryType: .range)
+            spec.indexPath = "_soupEntryId"
+            spec.beginKey = 101
+            spec.endKey = 110
+            #expect(try store.query(spec, in: "s").rows.map { $0["age"]?.integerValue ?? -1 } == Array(100...109))
+            #expect(store.view().checkIndexes().flatMap(\.problems) == [])
+        }
+    }
+
     @Test func aTransactionThatThrowsAfterABatchLeavesNoIndexEntries() throws {
         try withTemporaryDirectory { directory in
             let store = try Self.openStore(directory, "store", unique: false)
