@@ -55,11 +55,23 @@ struct LineReader {
 
     /// Moves buffered bytes into the current line; returns the line when a `\n` ends it.
     private mutating func takeFromBuffer() -> Line? {
-        let newline = buffer[bufferStart..<bufferEnd].firstIndex(of: UInt8(ascii: "\n"))
+        let newline = nextNewline()
         let stop = newline ?? bufferEnd
         append(buffer[bufferStart..<stop])
         bufferStart = newline.map { $0 + 1 } ?? bufferEnd
         return newline == nil ? nil : takeLine()
+    }
+
+    /// The index of the first `\n` in the unread part of the buffer. memchr, not
+    /// `firstIndex(of:)`: `stockpot import` and `exec` split every byte they read here, and
+    /// memchr looks at 16 or more bytes at a time where the generic search looks at one.
+    private func nextNewline() -> Int? {
+        buffer.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress,
+                let found = memchr(base + bufferStart, Int32(UInt8(ascii: "\n")), bufferEnd - bufferStart)
+            else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
     }
 
     private mutating func append(_ bytes: ArraySlice<UInt8>) {
