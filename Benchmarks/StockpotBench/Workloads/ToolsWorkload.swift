@@ -53,7 +53,11 @@ struct ToolsWorkload: Workload {
         // so the ratio followed the machine's drift (65% in one full run, 91% alone). The
         // lines file itself was synced when written: no writeback of it runs under either.
         var finished: [ScratchDirectory] = []
-        defer { for directory in finished { directory.remove() } }
+        defer {
+            for directory in finished { directory.remove() }
+            // The removals' writeback and discards are done before the next workload times.
+            QuietDisk.settle()
+        }
         let (imported, library, _) = try Stopwatch.mediansInTurns(runs: context.options.runs) {
             let directory = try ScratchDirectory(label: "tools-import")
             defer { finished.append(directory) }
