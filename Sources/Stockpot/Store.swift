@@ -52,7 +52,13 @@ public final class Store: Sendable {
         }
         do {
             let state = try recoverState(engine, decoded: decoded)
-            return Store(directory: directory, options: options, engine: engine, state: state)
+            let store = Store(directory: directory, options: options, engine: engine, state: state)
+            // A snapshot that could not be used is replaced as soon as the state is rebuilt,
+            // so that the next open does not replay the whole log again.
+            if engine.openReport.snapshotProblem != nil || engine.openReport.snapshotAheadOfLog != nil {
+                store.writer.withLock { _ in try? store.saveSnapshot() }
+            }
+            return store
         } catch {
             try? engine.close()
             throw error
@@ -78,6 +84,25 @@ public final class Store: Sendable {
                 throw StockpotError(error)
             }
         }
+    }
+
+    /// What this open found wrong in the store's files and repaired, one sentence each: a
+    /// torn tail cut off the log, a snapshot that could not be used or covered more than the
+    /// log holds (entries lost), hint files rewritten, an upgrade of the format. Empty after
+    /// a clean open. The tools print these on standard error; `stats` reports them.
+    public var openWarnings: [String] {
+        let report = engine.openReport
+        var warnings: [String] = []
+        if let loss = report.snapshotAheadOfLog { warnings.append(loss.description) }
+        if let torn = report.tornTail {
+            warnings.append("An unfinished write of \(torn.bytes) bytes was cut off the end of \(torn.file) at offset \(torn.offset).")
+        }
+        if let problem = report.snapshotProblem {
+            warnings.append("The index snapshot could not be used (\(problem)); the indexes were rebuilt from the log.")
+        }
+        for problem in report.hintProblems { warnings.append("A hint file could not be used (\(problem)); its segment was scanned.") }
+        if report.upgraded { warnings.append("The store was upgraded from format version 1.") }
+        return warnings
     }
 
     /// A consistent view of the store as of the last commit.

@@ -65,7 +65,7 @@ public struct StoreDirectory: Sendable, Hashable {
         guard FileManager.default.fileExists(atPath: directory) else { return }
         let lock: any FileLock
         do {
-            lock = try RealFileSystem().lockFile(directory + "/" + FileNames.lock)
+            lock = try RealFileSystem().lockDirectory(directory)
         } catch {
             throw StockpotError(error)
         }

@@ -43,15 +43,20 @@ public struct StoreStats: Sendable, Hashable {
     public var documentCacheBytes = 0
     /// Index memory per soup, sorted by soup name.
     public var indexMemory: [SoupMemory] = []
+    /// What the open that this handle came from found wrong and repaired, one sentence each
+    /// (``Store/openWarnings``).
+    public var openWarnings: [String] = []
 
     /// The stats as the protocol's JSON object.
     public var jsonValue: JSONValue {
-        [
-            "soups": .integer(Int64(soups)), "entries": .integer(Int64(entries)),
-            "dataBytes": .integer(Int64(dataBytes)), "liveBytes": .integer(Int64(liveBytes)),
-            "blobBytes": .integer(Int64(blobBytes)), "segments": .integer(Int64(segments)),
-            "logBytesSinceSnapshot": .integer(Int64(logBytesSinceSnapshot)),
+        var members: [(String, JSONValue)] = [
+            ("soups", .integer(Int64(soups))), ("entries", .integer(Int64(entries))),
+            ("dataBytes", .integer(Int64(dataBytes))), ("liveBytes", .integer(Int64(liveBytes))),
+            ("blobBytes", .integer(Int64(blobBytes))), ("segments", .integer(Int64(segments))),
+            ("logBytesSinceSnapshot", .integer(Int64(logBytesSinceSnapshot))),
         ]
+        if !openWarnings.isEmpty { members.append(("openWarnings", .array(openWarnings.map { .string($0) }))) }
+        return .object(JSONObject(members))
     }
 }
 
@@ -69,6 +74,7 @@ extension Store {
         }
         let state = view().state
         var stats = StoreStats()
+        stats.openWarnings = openWarnings
         stats.soups = state.soups.count
         stats.dataBytes = storage.segmentBytes
         stats.liveBytes = storage.liveBytes

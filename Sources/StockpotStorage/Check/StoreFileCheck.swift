@@ -38,6 +38,11 @@ package enum StoreFileCheck {
                 guard decoded.id == entry.id, decoded.keySpace == entry.keySpace else {
                     throw .corruption("The dictionary file disagrees with the manifest.", file: files.path(name), offset: 12)
                 }
+                guard manifest.identity == nil || Checksum.xxh3(decoded.content) == entry.contentChecksum else {
+                    throw .corruption(
+                        "The dictionary's content is not the one the manifest names (a file from another store?).",
+                        file: files.path(name), offset: 24)
+                }
                 dictionaries[decoded.id] = LZ4Dictionary(decoded.content)
             } catch {
                 report.problems.append("Dictionary \(entry.id): \(error)")
@@ -66,8 +71,22 @@ package enum StoreFileCheck {
             if let length = sealedLengths[number], length != bytes.count {
                 report.problems.append("Segment \(path) is \(bytes.count) bytes; the manifest says \(length) (truncated or extended).")
             }
-            let scan = bytes.withUnsafeBytes { TolerantSegmentReader.scan($0, fileNumber: number, file: path) }
+            let scan = bytes.withUnsafeBytes {
+                TolerantSegmentReader.scan($0, fileNumber: number, identity: manifest.identity, file: path)
+            }
             if let problem = scan.headerProblem { report.problems.append("Segment \(path): the header does not verify: \(problem)") }
+            if scan.headerProblem == nil, manifest.identity != nil, !manifest.allowsLegacy(number),
+                bytes.withUnsafeBytes({ SegmentFormat.announcedHeaderSize($0) }) != SegmentFormat.headerSize
+            {
+                report.problems.append("Segment \(path) has a version-1 header, which only segments of an upgraded store may have.")
+            }
+            if number == manifest.activeSegment, let binding = manifest.snapshotBinding, binding.logSegment == number,
+                let lastRecord = scan.records.last, UInt64(lastRecord.offset + lastRecord.header.recordLength) < binding.logOffset
+            {
+                report.problems.append(
+                    "Segment \(path) ends at byte \(lastRecord.offset + lastRecord.header.recordLength), before byte \(binding.logOffset) that the snapshot covers: "
+                        + "entries were lost after the snapshot was taken (the next open rebuilds the indexes from the log).")
+            }
             for damage in scan.damage {
                 report.problems.append(
                     "Segment \(path) at byte \(damage.offset): \(damage.length) bytes do not verify (\(damage.reason)).")
@@ -76,7 +95,13 @@ package enum StoreFileCheck {
                 report.problems.append("Segment \(path) ends inside a batch (\(scan.unfinishedBatchRecords) records of an unfinished write; the next open cuts them).")
             }
             recordCount += scan.records.count
-            if let length = sealedLengths[number] { checkHints(number, length: length, scan, files, &report) }
+            if let length = sealedLengths[number] {
+                let subject = HintSubject(
+                    segmentNumber: number, segmentLength: UInt64(length),
+                    firstRecordOffset: bytes.withUnsafeBytes { SegmentFormat.announcedHeaderSize($0) } ?? SegmentFormat.headerSize,
+                    identity: manifest.identity, allowsLegacy: manifest.allowsLegacy(number))
+                checkHints(subject, scan, files, &report)
+            }
             let index = segments.count
             segments.append((path, bytes))
             for record in scan.records {
@@ -107,7 +132,14 @@ package enum StoreFileCheck {
             let name = FileNames.name(.snapshot, manifest.snapshot)
             do throws(StorageError) {
                 let bytes = try files.read(name)
-                _ = try bytes.withBytes { (raw) throws(StorageError) in try SnapshotFile.decode(raw, file: files.path(name)) }
+                let snapshot = try bytes.withBytes { (raw) throws(StorageError) in try SnapshotFile.decode(raw, file: files.path(name)) }
+                if let binding = manifest.snapshotBinding,
+                    binding.checksum != SnapshotFile.trailerChecksum(of: bytes) || binding.coveredSequence != snapshot.coveredSequence
+                {
+                    throw .corruption(
+                        "The snapshot is not the one the manifest names (a file from another store, or an older one).",
+                        file: files.path(name), offset: bytes.count - 8)
+                }
                 report.checked.append("snapshot: \(name)")
             } catch {
                 report.problems.append("The snapshot \(files.path(name)) does not verify: \(error)")
@@ -117,13 +149,13 @@ package enum StoreFileCheck {
     }
 
     /// Compares a sealed segment's hint file, when it has one, with the records scanned.
-    private static func checkHints(_ number: UInt64, length: Int, _ scan: TolerantSegmentScan, _ files: StoreFiles, _ report: inout StorageCheckReport) {
-        let name = FileNames.name(.hint, number)
+    private static func checkHints(_ subject: HintSubject, _ scan: TolerantSegmentScan, _ files: StoreFiles, _ report: inout StorageCheckReport) {
+        let name = FileNames.name(.hint, subject.segmentNumber)
         guard files.names.contains(name) else { return }
         do throws(StorageError) {
             let bytes = try files.read(name)
             let hints = try bytes.withBytes { (raw) throws(StorageError) in
-                try HintFormat.decode(raw, segmentNumber: number, segmentLength: UInt64(length), file: files.path(name))
+                try HintFormat.decode(raw, subject, file: files.path(name))
             }
             let agrees = hints.count == scan.records.count && zip(hints, scan.records).allSatisfy { hint, record in
                 hint.offset == record.offset && hint.key == record.key && hint.sequence == record.header.sequence

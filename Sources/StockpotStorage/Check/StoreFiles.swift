@@ -19,7 +19,7 @@ package final class StoreFiles {
         guard fileSystem.fileExists(directory) else {
             throw StorageError(.notFound, "There is no directory \(directory).", file: directory)
         }
-        lock = try fileSystem.lockFile(directory + "/" + FileNames.lock)
+        lock = try fileSystem.lockDirectory(directory)
         names = try fileSystem.listDirectory(directory).sorted()
     }
 
@@ -41,6 +41,30 @@ package final class StoreFiles {
         let handle = try fileSystem.openFile(path(name), mode: .readOnly)
         defer { handle.close() }
         return try handle.read(count: try handle.size(), at: 0)
+    }
+
+    /// The store's identity: the manifest's when it decodes, otherwise the one most version-2
+    /// segment headers carry (nil when none can be told, e.g. a version-1 store).
+    package func storeIdentity() -> StoreIdentity? {
+        if let bytes = try? read(FileNames.manifest),
+            let manifest = try? bytes.withBytes({ (raw) throws(StorageError) in try Manifest.decode(raw, file: FileNames.manifest) })
+        {
+            return manifest.identity
+        }
+        var votes: [StoreIdentity: Int] = [:]
+        for number in numbered(.segment) {
+            let name = FileNames.name(.segment, number)
+            guard let handle = try? fileSystem.openFile(path(name), mode: .readOnly) else { continue }
+            defer { handle.close() }
+            guard let header = try? handle.read(count: SegmentFormat.headerSize, at: 0) else { continue }
+            let identity = header.withUnsafeBytes { raw -> StoreIdentity? in
+                guard (try? SegmentFormat.verifyHeader(raw, fileNumber: number, identity: nil, allowsLegacy: false, file: name)) != nil
+                else { return nil }
+                return raw.getIdentity(at: 24)
+            }
+            if let identity { votes[identity, default: 0] += 1 }
+        }
+        return votes.max { $0.value < $1.value }?.key
     }
 
     /// Every dictionary file that decodes, by id; the others with why not.

@@ -57,6 +57,7 @@ package enum StoreSalvager {
         // The newest record of each key: its segment (index into `segments`) and record.
         var segments: [(file: String, bytes: [UInt8])] = []
         var newest: [[UInt8]: (segment: Int, record: TolerantSegmentScan.Record)] = [:]
+        let identity = files.storeIdentity()
         for number in files.numbered(.segment) {
             let name = FileNames.name(.segment, number)
             let path = files.path(name)
@@ -69,7 +70,12 @@ package enum StoreSalvager {
             }
             result.segments += 1
             result.bytesRead += bytes.count
-            let scan = bytes.withUnsafeBytes { TolerantSegmentReader.scan($0, fileNumber: number, file: path) }
+            let scan = bytes.withUnsafeBytes { TolerantSegmentReader.scan($0, fileNumber: number, identity: identity, file: path) }
+            if scan.foreign {
+                result.losses.append(SalvageLoss(
+                    file: path, reason: "the segment belongs to another store (its header names another identity); none of its records were used"))
+                continue
+            }
             for damage in scan.damage {
                 result.losses.append(SalvageLoss(
                     file: path, offset: damage.offset, length: damage.length, key: damage.claimedKey,

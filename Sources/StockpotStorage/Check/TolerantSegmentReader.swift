@@ -33,6 +33,9 @@ package struct TolerantSegmentScan: Sendable {
     package var unfinishedBatchRecords = 0
     /// Why the file header does not verify, when it does not.
     package var headerProblem: String?
+    /// Whether the header verifies but names another store's identity: the records are that
+    /// store's, not this one's.
+    package var foreign = false
 }
 
 /// Scans segment bytes record by record, resynchronizing after damage at the next offset where
@@ -40,11 +43,15 @@ package struct TolerantSegmentScan: Sendable {
 package enum TolerantSegmentReader {
     /// Scans a whole segment file's bytes. Never throws and never traps, whatever the bytes.
     ///
-    /// - Parameter fileNumber: the number in the file's name, to check the header against.
+    /// - Parameters:
+    ///   - fileNumber: the number in the file's name, to check the header against.
+    ///   - identity: the store's identity, when known, to check the header against.
     /// - Complexity: O(n) for an intact file; O(n × k) over a damaged range of k bytes.
-    package static func scan(_ bytes: UnsafeRawBufferPointer, fileNumber: UInt64, file: String) -> TolerantSegmentScan {
+    package static func scan(
+        _ bytes: UnsafeRawBufferPointer, fileNumber: UInt64, identity: StoreIdentity? = nil, file: String
+    ) -> TolerantSegmentScan {
         var result = TolerantSegmentScan()
-        let headerSize = SegmentFormat.headerSize
+        let headerSize = SegmentFormat.announcedHeaderSize(bytes) ?? SegmentFormat.headerSize
         if bytes.count < headerSize {
             result.headerProblem = "The file is \(bytes.count) bytes, shorter than a segment header."
             if !bytes.isEmpty {
@@ -52,11 +59,14 @@ package enum TolerantSegmentReader {
             }
             return result
         }
-        do {
-            try SegmentFormat.verifyHeader(
-                UnsafeRawBufferPointer(rebasing: bytes[0..<headerSize]), fileNumber: fileNumber, file: file)
+        let header = UnsafeRawBufferPointer(rebasing: bytes[0..<headerSize])
+        do throws(StorageError) {
+            try SegmentFormat.verifyHeader(header, fileNumber: fileNumber, identity: identity, allowsLegacy: true, file: file)
         } catch {
             result.headerProblem = error.message
+            // A header that verifies without the identity check is another store's.
+            result.foreign = identity != nil
+                && (try? SegmentFormat.verifyHeader(header, fileNumber: fileNumber, identity: nil, allowsLegacy: true, file: file)) != nil
         }
         var pendingBatch: [TolerantSegmentScan.Record] = []
         var offset = headerSize

@@ -76,7 +76,7 @@ struct CompactionOutput {
         let path = engine.path(FileNames.name(.segment, number))
         let handle = try engine.fileSystem.openFile(path, mode: .createNew)
         file = SegmentFile(number: number, path: path, handle: handle)
-        buffer = SegmentFormat.header(fileNumber: number)
+        buffer = SegmentFormat.header(fileNumber: number, identity: engine.identity)
         // Records are appended one by one and flushed every MiB: without room reserved, each
         // append would reallocate and copy the buffer.
         buffer.reserveCapacity(2 << 20)

@@ -10,13 +10,16 @@ final class SegmentFile: Sendable {
     let number: UInt64
     let path: String
     let handle: any FileHandle
+    /// Where the first record starts: the header's size (48, or 32 in a version-1 segment).
+    let firstRecordOffset: Int
     /// The sealed file's bytes, mapped; nil while active or when the file system does not map.
     private let mapping = Mutex<MappedRegion?>(nil)
 
-    init(number: UInt64, path: String, handle: any FileHandle) {
+    init(number: UInt64, path: String, handle: any FileHandle, firstRecordOffset: Int = SegmentFormat.headerSize) {
         self.number = number
         self.path = path
         self.handle = handle
+        self.firstRecordOffset = firstRecordOffset
     }
 
     deinit {

@@ -12,6 +12,8 @@ struct ScannedRecord: Sendable {
 struct SegmentScan: Sendable {
     /// Records of complete batches, in file order.
     var records: [ScannedRecord]
+    /// The header's size: where the first record starts.
+    var headerSize: Int
     /// The end of the last complete batch: where the next record goes.
     var validEnd: Int
     /// Where the unusable tail started and how many bytes it had, when the file had one.
@@ -19,20 +21,19 @@ struct SegmentScan: Sendable {
 }
 
 enum SegmentScanner {
-    /// Scans the bytes of segment `file`. A sealed segment (`sealedLength` given) must hold
-    /// exactly complete batches up to that length; an active one may end in a torn tail.
+    /// Scans the bytes of segment `file`, whose header must name `fileNumber` and the store
+    /// `identity` (or be a version-1 header, when `allowsLegacy`). A sealed segment
+    /// (`sealedLength` given) must hold exactly complete batches up to that length; an active
+    /// one may end in a torn tail.
     ///
     /// - Throws: `corruption` naming the file and offset of the first bad byte that cannot be
-    ///   a torn tail.
+    ///   a torn tail, or of the header's bad field.
     static func scan(
-        _ bytes: UnsafeRawBufferPointer, file: String, fileNumber: UInt64, sealedLength: Int?
+        _ bytes: UnsafeRawBufferPointer, file: String, fileNumber: UInt64, identity: StoreIdentity?,
+        allowsLegacy: Bool, sealedLength: Int?
     ) throws(StorageError) -> SegmentScan {
-        guard bytes.count >= SegmentFormat.headerSize else {
-            throw .corruption("The segment is shorter than its header.", file: file, offset: 0)
-        }
-        try SegmentFormat.verifyHeader(
-            UnsafeRawBufferPointer(rebasing: bytes[0..<SegmentFormat.headerSize]),
-            fileNumber: fileNumber, file: file)
+        let headerSize = try SegmentFormat.verifyHeader(
+            bytes, fileNumber: fileNumber, identity: identity, allowsLegacy: allowsLegacy, file: file)
         if let sealedLength, sealedLength != bytes.count {
             throw .corruption(
                 "The sealed segment is \(bytes.count) bytes; the manifest says \(sealedLength).",
@@ -40,8 +41,8 @@ enum SegmentScanner {
         }
         var records: [ScannedRecord] = []
         var completeCount = 0
-        var validEnd = SegmentFormat.headerSize
-        var offset = SegmentFormat.headerSize
+        var validEnd = headerSize
+        var offset = headerSize
         while offset < bytes.count {
             switch RecordCodec.decode(bytes, at: offset) {
             case .record(let header, let keyOffset, _):
@@ -69,7 +70,7 @@ enum SegmentScanner {
         let tail = bytes.count - validEnd
         let zeroTail = tail > 0 && isAllZero(bytes, from: validEnd)
         return SegmentScan(
-            records: records, validEnd: validEnd,
+            records: records, headerSize: headerSize, validEnd: validEnd,
             tornTail: tail > 0 && !zeroTail ? (validEnd, tail) : nil)
     }
 

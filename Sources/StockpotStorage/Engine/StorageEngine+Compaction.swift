@@ -103,7 +103,9 @@ extension StorageEngine {
             report.bytesBefore += Int(input.length)
             let bytes = try file.handle.read(count: Int(input.length), at: 0)
             let scan = try bytes.withBytes { (raw) throws(StorageError) in
-                try SegmentScanner.scan(raw, file: file.path, fileNumber: input.number, sealedLength: Int(input.length))
+                try SegmentScanner.scan(
+                    raw, file: file.path, fileNumber: input.number, identity: identity,
+                    allowsLegacy: input.number < legacyBelow, sealedLength: Int(input.length))
             }
             for record in scan.records {
                 let header = record.header

@@ -37,7 +37,7 @@ extension StorageEngine {
         let handle: any FileHandle
         do throws(StorageError) {
             handle = try fileSystem.openFile(path(name), mode: .createNew)
-            try handle.write(SegmentFormat.header(fileNumber: number), at: 0)
+            try handle.write(SegmentFormat.header(fileNumber: number, identity: identity), at: 0)
             try handle.sync()
             try fileSystem.syncDirectory(directory)
         } catch {
@@ -65,7 +65,7 @@ extension StorageEngine {
             sealedThrough: sealedEnd, next: handle,
             start: LogPosition(segment: number, offset: SegmentFormat.headerSize))
         // A lost or failed hint file only costs a scan at the next open.
-        try? writeHints(hints, spilled: spill, segment: old.number, length: sealedEnd.offset)
+        try? writeHints(hints, spilled: spill, segment: old.number, firstRecordOffset: old.firstRecordOffset, length: sealedEnd.offset)
     }
 
     /// Hint entries kept in memory past this many bytes are appended to the active segment's
@@ -116,7 +116,10 @@ extension StorageEngine {
     ///
     /// - Throws: `corruption` when the spilled entries do not read back as valid ones (no hint
     ///   file is written: the next open scans the segment); `ioError`.
-    func writeHints(_ entries: EncodedHints, spilled: HintSpill = HintSpill(), segment: UInt64, length: Int) throws(StorageError) {
+    func writeHints(
+        _ entries: EncodedHints, spilled: HintSpill = HintSpill(), segment: UInt64,
+        firstRecordOffset: Int = SegmentFormat.headerSize, length: Int
+    ) throws(StorageError) {
         let final = path(FileNames.name(.hint, segment))
         let temporary = FileNames.temporary(final)
         var all = entries
@@ -129,7 +132,10 @@ extension StorageEngine {
             all = EncodedHints(encoded: bytes, count: spilled.count)
             all.append(contentsOf: entries)
         }
-        let file = try HintFormat.checkedFile(segmentNumber: segment, segmentLength: UInt64(length), entries: all)
+        let subject = HintSubject(
+            segmentNumber: segment, segmentLength: UInt64(length), firstRecordOffset: firstRecordOffset,
+            identity: identity)
+        let file = try HintFormat.checkedFile(subject, entries: all)
         let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
         defer { handle.close() }
         try handle.write(file, at: 0)
@@ -155,7 +161,8 @@ extension StorageEngine {
             throw poison(&state, error, doing: "Writing dictionary \(final)")
         }
         var manifest = state.manifest
-        manifest.dictionaries.append(DictionaryEntry(fileNumber: number, id: id, keySpace: space))
+        manifest.dictionaries.append(
+            DictionaryEntry(fileNumber: number, id: id, keySpace: space, contentChecksum: Checksum.xxh3(content)))
         try writeManifest(manifest, state: &state)
         let dictionary = LZ4Dictionary(content)
         state.compression.install(id: id, dictionary: dictionary, space: space)

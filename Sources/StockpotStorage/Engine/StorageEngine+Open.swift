@@ -34,7 +34,7 @@ extension StorageEngine {
         restoringSnapshot restore: (@Sendable (_ state: [UInt8]) -> Void)? = nil
     ) throws(StorageError) -> StorageEngine {
         try fileSystem.createDirectory(directory)
-        let lock = try fileSystem.lockFile(directory + "/" + FileNames.lock)
+        let lock = try fileSystem.lockDirectory(directory)
         do throws(StorageError) {
             var opener = StoreOpener(directory: directory, options: options, fileSystem: fileSystem)
             opener.restore = restore
@@ -57,9 +57,15 @@ extension StorageEngine {
     }
 }
 
+/// A snapshot file that verifies and is the one the manifest pins, with its trailer checksum.
+private struct ReadSnapshot: Sendable {
+    var file: SnapshotFile
+    var checksum: UInt64
+}
+
 /// The snapshot file an open read on another thread, once it has.
 private final class SnapshotRead: Sendable {
-    let result = Mutex<Result<SnapshotFile?, StorageError>?>(nil)
+    let result = Mutex<Result<ReadSnapshot?, StorageError>?>(nil)
 }
 
 /// The steps of one open, with what they found.
@@ -75,6 +81,10 @@ struct StoreOpener {
     private var deletes: [[UInt8]: UInt64] = [:]
     private var usage: [UInt64: SegmentUsage] = [:]
     private var highestSequence: UInt64 = 0
+    /// The store's identity (chosen now for a version-1 store) and the bound below which
+    /// segments and hints may be version-1 files.
+    private var identity: StoreIdentity?
+    private var legacyBelow: UInt64 = 1
     /// Puts whose keys ascend strictly, in the order read, held for one bulk build of the key
     /// directory (a store written in key order is read as one such run).
     private var ascendingRun = AscendingKeys()
@@ -91,11 +101,17 @@ struct StoreOpener {
 
     mutating func run() throws(StorageError) -> (WriterState, Recovery) {
         let names = try fileSystem.listDirectory(directory)
-        guard names.contains(FileNames.manifest) else { return try create(removing: names) }
+        guard names.contains(FileNames.manifest) else { return try create(in: names) }
         let manifestBytes = try readWhole(FileNames.manifest)
-        let manifest = try manifestBytes.withBytes { (bytes) throws(StorageError) in
+        var manifest = try manifestBytes.withBytes { (bytes) throws(StorageError) in
             try Manifest.decode(bytes, file: path(FileNames.manifest))
         }
+        // A version-1 manifest gets its identity now, for the files this open writes (hints),
+        // and is upgraded once everything it names has loaded.
+        let upgrading = manifest.identity == nil
+        manifest.identity = manifest.identity ?? StoreIdentity.random()
+        identity = manifest.identity
+        legacyBelow = manifest.legacyBelow
         for name in names where name.hasSuffix(".tmp") { try remove(name) }
 
         // With an upper layer waiting for the snapshot, the snapshot is read, checked and
@@ -105,17 +121,17 @@ struct StoreOpener {
         defer { background.wait() }
         let snapshotRead = SnapshotRead()
         if let restore {
-            DispatchQueue.global().async(group: background) { [directory, fileSystem] in
+            DispatchQueue.global().async(group: background) { [directory, fileSystem, manifest] in
                 let result = Self.readSnapshot(manifest, directory: directory, fileSystem: fileSystem)
                 snapshotRead.result.withLock { $0 = result }
-                if case .success(let snapshot?) = result { restore(snapshot.upperState) }
+                if case .success(let snapshot?) = result { restore(snapshot.file.upperState) }
             }
         } else {
             snapshotRead.result.withLock { $0 = Self.readSnapshot(manifest, directory: directory, fileSystem: fileSystem) }
         }
         var compression = CompressionState()
         var dictionaries: [UInt16: LZ4Dictionary] = [:]
-        for entry in manifest.dictionaries {
+        for (index, entry) in manifest.dictionaries.enumerated() {
             let name = FileNames.name(.dictionary, entry.fileNumber)
             let bytes = try readWhole(name)
             let decoded = try bytes.withBytes { (raw) throws(StorageError) in
@@ -123,6 +139,16 @@ struct StoreOpener {
             }
             guard decoded.id == entry.id, decoded.keySpace == entry.keySpace else {
                 throw .corruption("The dictionary file disagrees with the manifest.", file: path(name), offset: 12)
+            }
+            // The manifest pins the content: a dictionary copied from another store (or made
+            // again with other samples) would decode records into other bytes.
+            let checksum = Checksum.xxh3(decoded.content)
+            if upgrading {
+                manifest.dictionaries[index].contentChecksum = checksum
+            } else if checksum != entry.contentChecksum {
+                throw .corruption(
+                    "The dictionary's content is not the one the manifest names (a file from another store?).",
+                    file: path(name), offset: 24)
             }
             let dictionary = LZ4Dictionary(decoded.content)
             dictionaries[entry.id] = dictionary
@@ -139,15 +165,36 @@ struct StoreOpener {
 
         try removeOrphans(names: names, manifest: manifest, files: files)
         background.wait()
-        let snapshot: SnapshotFile?
+        var read: ReadSnapshot?
         switch snapshotRead.result.withLock({ $0 }) {
-        case .success(let file)?: snapshot = file
-        case .failure(let error)?:
-            report.snapshotProblem = error
-            snapshot = nil
-        case nil: snapshot = nil  // not reached: the read has finished
+        case .success(let found)?: read = found
+        case .failure(let error)?: report.snapshotProblem = error
+        case nil: break  // not reached: the read has finished
         }
+        if read != nil, let binding = manifest.snapshotBinding, binding.logSegment == active.number,
+            UInt64(activeEnd) < binding.logOffset
+        {
+            // The log lost records the snapshot reflects (damage at its end after the snapshot
+            // was taken): the snapshot would index entries the log no longer holds.
+            report.snapshotAheadOfLog = StorageError.corruption(
+                "The log ends at offset \(activeEnd), before offset \(binding.logOffset) that the snapshot covers; "
+                    + "the snapshot was dropped and the indexes rebuilt from the log. Entries written after offset \(activeEnd) are lost.",
+                file: active.path, offset: activeEnd)
+            read = nil
+        }
+        let snapshot = read?.file
         let highestFileNumber = names.compactMap { FileNames.parse($0)?.number }.max() ?? 0
+        if upgrading {
+            manifest.legacyBelow = max(manifest.nextFileNumber, highestFileNumber + 1)
+            manifest.nextFileNumber = manifest.legacyBelow
+            manifest.snapshotBinding = manifest.snapshot == 0 ? nil : SnapshotBinding(
+                coveredSequence: read?.file.coveredSequence ?? 0, checksum: read?.checksum ?? 0,
+                logSegment: 0, logOffset: 0)
+            manifest.formatVersion = FormatHeader.identityVersion
+            manifest.generation += 1
+            try ManifestWriter(directory: directory, fileSystem: fileSystem).write(manifest)
+            report.upgraded = true
+        }
         let covered = snapshot?.coveredSequence ?? 0
         let deletedAfterSnapshot = snapshot == nil ? [] : deletes.filter { $0.value > covered }.keys.sorted { $0.lexicographicallyPrecedes($1) }
         report.liveKeys = keys.count
@@ -165,20 +212,35 @@ struct StoreOpener {
 
     // MARK: - A new store
 
-    private mutating func create(removing names: [String]) throws(StorageError) -> (WriterState, Recovery) {
+    /// Creates a store in a directory without `MANIFEST`, unless it holds store files other
+    /// than the empty first segment an unfinished create leaves: those are a store whose
+    /// manifest is lost, and nothing is touched (docs/durability.md, "Open and recovery").
+    private mutating func create(in names: [String]) throws(StorageError) -> (WriterState, Recovery) {
+        let storeFiles = names.filter { name in FileNames.parse(name).map { !$0.temporary } ?? false }
+        var unaccounted: [String] = []
+        for name in storeFiles {
+            if name == FileNames.name(.segment, 1), try holdsNoRecord(name) { continue }
+            unaccounted.append(name)
+        }
+        if let first = unaccounted.sorted().first {
+            let more = unaccounted.count > 1 ? " and \(unaccounted.count - 1) more store files" : ""
+            throw .corruption(
+                "MANIFEST is missing but the directory holds \(first)\(more); nothing was changed. "
+                    + "Run `stockpot salvage` to recover the entries into a new store.",
+                file: path(FileNames.manifest))
+        }
         for name in names where FileNames.parse(name) != nil || name == FileNames.temporary(FileNames.manifest) {
             try remove(name)
         }
         report.created = true
         // The store directory itself must survive a power loss: its entry lives in the parent.
         try fileSystem.syncDirectory(parentDirectory(of: directory))
+        let identity = StoreIdentity.random()
         let segmentName = FileNames.name(.segment, 1)
         let handle = try fileSystem.openFile(path(segmentName), mode: .createOrTruncate)
-        try handle.write(SegmentFormat.header(fileNumber: 1), at: 0)
+        try handle.write(SegmentFormat.header(fileNumber: 1, identity: identity), at: 0)
         try handle.sync()
-        let manifest = Manifest(
-            generation: 1, nextFileNumber: 2, activeSegment: 1, snapshot: 0, sealedSegments: [],
-            dictionaries: [])
+        let manifest = Manifest(identity: identity, generation: 1, nextFileNumber: 2, activeSegment: 1)
         try ManifestWriter(directory: directory, fileSystem: fileSystem).write(manifest)
         let active = SegmentFile(number: 1, path: path(segmentName), handle: handle)
         let state = WriterState(
@@ -210,24 +272,43 @@ struct StoreOpener {
         return try handle.read(count: try handle.size(), at: 0)
     }
 
+    /// Whether segment file `name` holds no record: it is shorter than a header, or nothing
+    /// but zeros follows its header (a header written, nothing appended).
+    private func holdsNoRecord(_ name: String) throws(StorageError) -> Bool {
+        let bytes = try readWhole(name)
+        let headerSize = bytes.withUnsafeBytes { SegmentFormat.announcedHeaderSize($0) } ?? SegmentFormat.headerSize
+        return bytes.count <= headerSize || bytes[headerSize...].allSatisfy { $0 == 0 }
+    }
+
     private mutating func remove(_ name: String) throws(StorageError) {
         try fileSystem.removeFile(path(name))
         report.removedFiles.append(name)
     }
 
-    /// The snapshot the manifest names (`nil` when it names none), or why it is unusable.
-    /// Static, so that it can run on another thread while the open goes on.
+    /// The snapshot the manifest names (`nil` when it names none) with its trailer checksum,
+    /// or why it is unusable: it does not verify, or it is not the file the manifest pins
+    /// (another store's, or an older one). Static, so that it can run on another thread while
+    /// the open goes on.
     private static func readSnapshot(
         _ manifest: Manifest, directory: String, fileSystem: any FileSystem
-    ) -> Result<SnapshotFile?, StorageError> {
+    ) -> Result<ReadSnapshot?, StorageError> {
         guard manifest.snapshot != 0 else { return .success(nil) }
         let name = FileNames.name(.snapshot, manifest.snapshot)
         let reader = StoreOpener(directory: directory, options: StorageOptions(), fileSystem: fileSystem)
         do throws(StorageError) {
             let bytes = try reader.readWhole(name)
-            return .success(try bytes.withBytes { (raw) throws(StorageError) in
+            let file = try bytes.withBytes { (raw) throws(StorageError) in
                 try SnapshotFile.decode(raw, file: reader.path(name))
-            })
+            }
+            let checksum = SnapshotFile.trailerChecksum(of: bytes)
+            if let binding = manifest.snapshotBinding,
+                binding.checksum != checksum || binding.coveredSequence != file.coveredSequence
+            {
+                throw .corruption(
+                    "The snapshot is not the one the manifest names (a file from another store, or an older one).",
+                    file: reader.path(name), offset: bytes.count - 8)
+            }
+            return .success(ReadSnapshot(file: file, checksum: checksum))
         } catch {
             return .failure(error)
         }
@@ -243,35 +324,51 @@ struct StoreOpener {
         } catch where error.code == .notFound {
             throw .corruption("A sealed segment named by the manifest is missing.", file: path(name))
         }
-        let file = SegmentFile(number: sealed.number, path: path(name), handle: handle)
         let size = try handle.size()
         guard size == Int(sealed.length) else {
             throw .corruption(
                 "The sealed segment is \(size) bytes; the manifest says \(sealed.length).",
                 file: path(name), offset: min(size, Int(sealed.length)))
         }
+        let header = try handle.read(count: min(size, SegmentFormat.headerSize), at: 0)
+        let firstRecord = try header.withBytes { (bytes) throws(StorageError) in
+            try SegmentFormat.verifyHeader(
+                bytes, fileNumber: sealed.number, identity: identity, allowsLegacy: sealed.number < legacyBelow,
+                file: path(name))
+        }
+        let file = SegmentFile(number: sealed.number, path: path(name), handle: handle, firstRecordOffset: firstRecord)
         usage[sealed.number, default: SegmentUsage(total: 0, dead: 0)].total += size
         file.seal(length: size)
-        if try loadHints(sealed, checkingHeaderOf: handle) { return file }
+        let subject = HintSubject(
+            segmentNumber: sealed.number, segmentLength: sealed.length, firstRecordOffset: firstRecord,
+            identity: identity, allowsLegacy: sealed.number < legacyBelow)
+        if loadHints(subject) { return file }
         let bytes = try handle.read(count: size, at: 0)
         report.segmentBytesRead += bytes.count
         let scan = try bytes.withBytes { (raw) throws(StorageError) in
-            try SegmentScanner.scan(raw, file: path(name), fileNumber: sealed.number, sealedLength: Int(sealed.length))
+            try SegmentScanner.scan(
+                raw, file: path(name), fileNumber: sealed.number, identity: identity,
+                allowsLegacy: sealed.number < legacyBelow, sealedLength: Int(sealed.length))
         }
+        var hints = EncodedHints()
         for record in scan.records {
+            let header = record.header
             record.key.withUnsafeBytes { key in
-                collect(key, tag: record.header.tag, segment: sealed.number, offset: record.offset, length: record.header.recordLength, sequence: record.header.sequence)
+                collect(key, tag: header.tag, segment: sealed.number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
             }
+            hints.append(
+                tag: header.tag, flags: header.flags, key: record.key, offset: record.offset,
+                recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
         }
+        rewriteHints(hints, subject)
         return file
     }
 
-    /// Collects the records of `sealed` from its hint file, and returns whether it could; on
-    /// `false` (no hint file, or one that does not verify) nothing was collected and the
-    /// caller scans the segment. The segment's header is checked even when the hints spare
-    /// the scan.
-    private mutating func loadHints(_ sealed: SealedSegment, checkingHeaderOf handle: any FileHandle) throws(StorageError) -> Bool {
-        let name = FileNames.name(.hint, sealed.number)
+    /// Collects the records of `subject`'s segment from its hint file, and returns whether it
+    /// could; on `false` (no hint file, or one that does not verify or is another store's)
+    /// nothing was collected and the caller scans the segment.
+    private mutating func loadHints(_ subject: HintSubject) -> Bool {
+        let name = FileNames.name(.hint, subject.segmentNumber)
         guard fileSystem.fileExists(path(name)) else { return false }
         // What was collected before this file, to undo a file that fails its later checks.
         let runCount = ascendingRun.count
@@ -284,9 +381,8 @@ struct StoreOpener {
             ascendingRun.reserveCapacity(
                 keys: runCount + bytes.count / (HintFormat.entryFixedSize + 1), bytes: ascendingRun.byteCount + bytes.count)
             try bytes.withBytes { (raw) throws(StorageError) in
-                try HintFormat.forEachEntry(raw, segmentNumber: sealed.number, segmentLength: sealed.length, file: path(name)) {
-                    entry, key in
-                    collect(key, tag: entry.tag, segment: sealed.number, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
+                try HintFormat.forEachEntry(raw, subject, file: path(name)) { entry, key in
+                    collect(key, tag: entry.tag, segment: subject.segmentNumber, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
                 }
             }
         } catch {
@@ -296,15 +392,27 @@ struct StoreOpener {
             report.hintProblems.append(error)
             return false
         }
-        let segmentName = FileNames.name(.segment, sealed.number)
-        let header = try handle.read(count: SegmentFormat.headerSize, at: 0)
-        try header.withBytes { (bytes) throws(StorageError) in
-            guard bytes.count == SegmentFormat.headerSize else {
-                throw .corruption("The segment is shorter than its header.", file: path(segmentName), offset: 0)
-            }
-            try SegmentFormat.verifyHeader(bytes, fileNumber: sealed.number, file: path(segmentName))
-        }
         return true
+    }
+
+    /// Writes the hint file of a sealed segment that had to be scanned (its hint was missing
+    /// or unusable), so that the next open reads hints again. A failure only costs another
+    /// scan next time.
+    private mutating func rewriteHints(_ entries: EncodedHints, _ subject: HintSubject) {
+        guard subject.identity != nil else { return }
+        let final = path(FileNames.name(.hint, subject.segmentNumber))
+        let temporary = FileNames.temporary(final)
+        do throws(StorageError) {
+            let bytes = try HintFormat.checkedFile(subject, entries: entries)
+            let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
+            defer { handle.close() }
+            try handle.write(bytes, at: 0)
+            try handle.sync()
+            try fileSystem.rename(temporary, to: final)
+            report.rewrittenHints.append(final)
+        } catch {
+            try? fileSystem.removeFile(temporary)
+        }
     }
 
     private mutating func loadActive(
@@ -317,12 +425,14 @@ struct StoreOpener {
         } catch where error.code == .notFound {
             throw .corruption("The active segment named by the manifest is missing.", file: path(name))
         }
-        let file = SegmentFile(number: number, path: path(name), handle: handle)
         let bytes = try handle.read(count: try handle.size(), at: 0)
         report.segmentBytesRead += bytes.count
         let scan = try bytes.withBytes { (raw) throws(StorageError) in
-            try SegmentScanner.scan(raw, file: path(name), fileNumber: number, sealedLength: nil)
+            try SegmentScanner.scan(
+                raw, file: path(name), fileNumber: number, identity: identity, allowsLegacy: number < legacyBelow,
+                sealedLength: nil)
         }
+        let file = SegmentFile(number: number, path: path(name), handle: handle, firstRecordOffset: scan.headerSize)
         if let torn = scan.tornTail {
             report.tornTail = (path(name), torn.offset, torn.bytes)
         }
@@ -442,7 +552,26 @@ struct StoreOpener {
             case .snapshot: keep = parsed.number == manifest.snapshot
             case .blob: keep = liveBlobs.contains(parsed.number)
             }
-            if !keep { try remove(name) }
+            guard !keep else { continue }
+            if parsed.kind == .segment, !(try isOwnSegment(name, number: parsed.number)) {
+                throw .corruption(
+                    "The segment is not named by the manifest and does not belong to this store; nothing was changed.",
+                    file: path(name), offset: 0)
+            }
+            try remove(name)
         }
+    }
+
+    /// Whether an unnamed segment is provably this store's leftover: its header carries the
+    /// store's identity (or is a version-1 header below the legacy bound), or it holds no
+    /// record at all (a header not yet durable when a crash came).
+    private func isOwnSegment(_ name: String, number: UInt64) throws(StorageError) -> Bool {
+        let bytes = try readWhole(name)
+        let ownHeader = bytes.withUnsafeBytes { raw in
+            (try? SegmentFormat.verifyHeader(
+                raw, fileNumber: number, identity: identity, allowsLegacy: number < legacyBelow, file: path(name))) != nil
+        }
+        if ownHeader { return true }
+        return try holdsNoRecord(name)
     }
 }

@@ -88,10 +88,11 @@ extension StorageEngine {
             let file = SnapshotFile(
                 coveredSequence: sequence,
                 createdMilliseconds: UInt64(Date().timeIntervalSince1970 * 1000), upperState: state)
+            let encoded = file.encoded(compressed: state.count >= 4096)
             do throws(StorageError) {
                 let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
                 defer { handle.close() }
-                try handle.write(file.encoded(compressed: state.count >= 4096), at: 0)
+                try handle.write(encoded, at: 0)
                 try handle.sync()
                 try fileSystem.rename(temporary, to: final)
                 try fileSystem.syncDirectory(directory)
@@ -103,6 +104,9 @@ extension StorageEngine {
             let previous = writerState.manifest.snapshot
             var manifest = writerState.manifest
             manifest.snapshot = number
+            manifest.snapshotBinding = SnapshotBinding(
+                coveredSequence: sequence, checksum: SnapshotFile.trailerChecksum(of: encoded),
+                logSegment: writerState.active.number, logOffset: UInt64(writerState.activeEnd))
             try writeManifest(manifest, state: &writerState)
             writerState.bytesSinceSnapshot = 0
             writerState.snapshotCoveredSequence = sequence

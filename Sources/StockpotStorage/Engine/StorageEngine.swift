@@ -16,6 +16,10 @@ public final class StorageEngine: Sendable {
     public let options: StorageOptions
     /// What opening found and did (torn tail cut, orphans removed, snapshot problems).
     public let openReport: OpenReport
+    /// The store's identity, written in its manifest and in every segment and hint header.
+    package let identity: StoreIdentity
+    /// Segments and hints numbered below it may be version-1 files without the identity.
+    let legacyBelow: UInt64
 
     let fileSystem: any FileSystem
     let lock: any FileLock
@@ -40,6 +44,9 @@ public final class StorageEngine: Sendable {
         self.fileSystem = fileSystem
         self.lock = lock
         self.openReport = report
+        // The opener always leaves a version-2 manifest, upgrading a version-1 one.
+        self.identity = state.manifest.identity ?? StoreIdentity.random()
+        self.legacyBelow = state.manifest.legacyBelow
         self.valueCache = version.valueCache
         let current = PublishedVersion(version)
         self.current = current
@@ -91,6 +98,14 @@ public struct OpenReport: Sendable {
     public var snapshotProblem: StorageError?
     /// Hint files that could not be used (their segments were scanned instead).
     public var hintProblems: [StorageError] = []
+    /// Hint files written again after their segments were scanned.
+    public var rewrittenHints: [String] = []
+    /// Set when the snapshot covered more of the log than the log now holds (its end was
+    /// damaged or cut after the snapshot was taken): the snapshot was dropped, the upper
+    /// layer rebuilt from the log, and the entries past the log's end are lost.
+    public var snapshotAheadOfLog: StorageError?
+    /// Whether the store was written in format version 1 and this open upgraded its manifest.
+    public var upgraded = false
     /// Live keys and records read.
     public var liveKeys = 0
     /// Bytes of segment data read to build the key directory.

@@ -23,7 +23,7 @@ package final class FaultInjectingFileSystem: FileSystem {
     /// A kind of I/O call, for filtering which calls are counted.
     package enum Operation: Sendable, Hashable, CaseIterable {
         /// ``FileSystem`` methods.
-        case openFile, rename, removeFile, listDirectory, createDirectory, syncDirectory, lockFile
+        case openFile, rename, removeFile, listDirectory, createDirectory, syncDirectory, lockDirectory
         /// ``FileHandle`` methods.
         case size, read, write, sync, truncate, preallocate
     }
@@ -157,9 +157,9 @@ package final class FaultInjectingFileSystem: FileSystem {
     }
 
     /// Counts the call, then locks through the wrapped file system.
-    package func lockFile(_ path: String) throws(StorageError) -> any FileLock {
-        try check(.lockFile, "lock", path: path)
-        return try base.lockFile(path)
+    package func lockDirectory(_ path: String) throws(StorageError) -> any FileLock {
+        try check(.lockDirectory, "lock", path: path)
+        return try base.lockDirectory(path)
     }
 }
 

@@ -33,9 +33,12 @@ package protocol FileSystem: Sendable {
     func syncDirectory(_ path: String) throws(StorageError)
     /// Whether a file or directory exists at `path`.
     func fileExists(_ path: String) -> Bool
-    /// Takes an exclusive lock on `path` (created if missing) without waiting; `storeLocked`
-    /// when another holder has it. The lock lasts until the returned lock is released.
-    func lockFile(_ path: String) throws(StorageError) -> any FileLock
+    /// Takes an exclusive lock on the directory `path` itself (which must exist) without
+    /// waiting; `storeLocked` when another holder has it. The lock lasts until the returned
+    /// lock is released. Locking the directory, not a file in it, means the lock cannot be
+    /// defeated by deleting or replacing a file, and needs no write access
+    /// (docs/durability.md, "The lock").
+    func lockDirectory(_ path: String) throws(StorageError) -> any FileLock
 }
 
 /// An open file. Positioned reads and writes only; there is no file offset to share.

@@ -66,7 +66,7 @@ package final class MemoryFileSystem: FileSystem {
 
     /// Takes the exclusive lock on `path` (created if missing); `storeLocked` while held.
     /// Power loss releases every lock.
-    package func lockFile(_ path: String) throws(StorageError) -> any FileLock {
+    package func lockDirectory(_ path: String) throws(StorageError) -> any FileLock {
         let (key, id) = try tree.withLock { tree throws(StorageError) in try tree.lock(path) }
         return MemoryFileLock(key: key, id: id, fileSystem: self)
     }

@@ -79,21 +79,19 @@ extension MemoryTree {
 
     /// Takes the lock on `path`, creating the file (not durably) like `open(O_CREAT)`.
     mutating func lock(_ path: String) throws(StorageError) -> (key: String, id: Int) {
-        let (parent, name) = try locate(path, operation: "open the lock file")
-        guard let name else { throw .systemCall("open the lock file", path: path, errno: EISDIR) }
-        if let node = directories[parent]!.entries[name] {
-            if directories[node] != nil {
-                throw .systemCall("open the lock file", path: path, errno: EISDIR)
+        let (parent, name) = try locate(path, operation: "open the store directory to lock it")
+        if let name {
+            guard let node = directories[parent]!.entries[name] else {
+                throw .systemCall("open the store directory to lock it", path: path, errno: ENOENT)
             }
-        } else {
-            let node = makeID()
-            files[node] = File()
-            directories[parent]!.entries[name] = node
+            guard directories[node] != nil else {
+                throw .systemCall("open the store directory to lock it", path: path, errno: ENOTDIR)
+            }
         }
         let key = Self.normalized(path)
         if locks[key] != nil {
             throw StorageError(
-                .storeLocked, "Another process or open already holds the lock \(path).",
+                .storeLocked, "Another process or open already holds the store \(path).",
                 file: path, errno: EWOULDBLOCK)
         }
         let id = makeID()

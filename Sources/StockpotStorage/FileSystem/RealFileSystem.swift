@@ -95,13 +95,13 @@ package struct RealFileSystem: FileSystem {
         access(path, F_OK) == 0
     }
 
-    /// Opens (creating if missing) `path` and takes `flock(LOCK_EX | LOCK_NB)` on it.
+    /// Opens the directory `path` read-only and takes `flock(LOCK_EX | LOCK_NB)` on it.
     ///
     /// A lock that is busy is tried again for up to ``lockRetryMilliseconds``: a child process
     /// forked by this one between `fork` and `exec` holds a copy of every descriptor (even
     /// `O_CLOEXEC` ones), so a store closed here stays locked for that instant.
-    package func lockFile(_ path: String) throws(StorageError) -> any FileLock {
-        let fd = try Self.openDescriptor(path, flags: O_RDWR | O_CREAT, operation: "open the lock file")
+    package func lockDirectory(_ path: String) throws(StorageError) -> any FileLock {
+        let fd = try Self.openDescriptor(path, flags: O_RDONLY | O_DIRECTORY, operation: "open the store directory to lock it")
         var waited = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = Glibc.errno
@@ -114,7 +114,7 @@ package struct RealFileSystem: FileSystem {
             _ = Glibc.close(fd)
             if code == EWOULDBLOCK {
                 throw StorageError(
-                    .storeLocked, "Another process or open already holds the lock \(path).",
+                    .storeLocked, "Another process or open already holds the store \(path).",
                     file: path, errno: code)
             }
             throw .systemCall("lock", path: path, errno: code)

@@ -34,8 +34,9 @@ package enum FileKind: Sendable, Hashable, CaseIterable {
 package enum FileNames {
     /// The manifest's name (manifest.md).
     package static let manifest = "MANIFEST"
-    /// The lock file's name.
-    package static let lock = "LOCK"
+    /// The lock file earlier releases used; the store now locks its directory, and a file
+    /// of this name is ignored.
+    package static let legacyLock = "LOCK"
     /// The suffix of a file still being written.
     package static let temporarySuffix = ".tmp"
     /// The number of decimal digits in a numbered file's name.

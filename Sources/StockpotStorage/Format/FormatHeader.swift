@@ -3,8 +3,11 @@
 
 /// The magic number (8 bytes) and version (u32) that open every Stockpot file.
 package enum FormatHeader {
-    /// The version every format document describes.
+    /// The version of the files that carry no store identity (blob, dictionary, snapshot),
+    /// and of segments, hints and manifests written by earlier releases.
     package static let version: UInt32 = 1
+    /// The version of the files that carry the store identity: segment, hint, manifest.
+    package static let identityVersion: UInt32 = 2
     /// `STKPSEG\0`, segment.md.
     package static let segmentMagic: [UInt8] = [0x53, 0x54, 0x4B, 0x50, 0x53, 0x45, 0x47, 0x00]
     /// `STKPBLB\0`, blob.md.
@@ -18,10 +21,40 @@ package enum FormatHeader {
     /// `STKPSNP\0`, snapshot.md.
     package static let snapshotMagic: [UInt8] = [0x53, 0x54, 0x4B, 0x50, 0x53, 0x4E, 0x50, 0x00]
 
-    /// Appends `magic` and the version.
-    static func appendMagicAndVersion(_ magic: [UInt8], to output: inout [UInt8]) {
+    /// Appends `magic` and `version` (1 unless given).
+    static func appendMagicAndVersion(_ magic: [UInt8], version: UInt32 = version, to output: inout [UInt8]) {
         output.append(contentsOf: magic)
         output.appendUInt32LE(version)
+    }
+
+    /// Checks that `bytes` starts with `magic` and one of `versions`, and holds at least
+    /// `minimumLength(version)` bytes; returns the version.
+    ///
+    /// - Throws: `corruption` naming `file`: a short file (offset: its length), a wrong magic
+    ///   (offset 0) or a version not in `versions` (offset 8).
+    static func verifyMagicAndVersion(
+        _ bytes: UnsafeRawBufferPointer, magic: [UInt8], versions: [UInt32],
+        minimumLength: (UInt32) -> Int, what: String, file: String
+    ) throws(StorageError) -> UInt32 {
+        guard bytes.count >= 12 else {
+            throw .corruption(
+                "The \(what) is \(bytes.count) bytes long, shorter than its header.", file: file, offset: bytes.count)
+        }
+        guard bytes.prefix(magic.count).elementsEqual(magic) else {
+            throw .corruption("The file does not start with the \(what) magic number.", file: file, offset: 0)
+        }
+        let found = bytes.getUInt32LE(at: 8) ?? 0
+        guard versions.contains(found) else {
+            let known = versions.map(String.init).joined(separator: " and ")
+            throw .corruption("The \(what) has format version \(found); this build reads version \(known).", file: file, offset: 8)
+        }
+        let minimum = minimumLength(found)
+        guard bytes.count >= minimum else {
+            throw .corruption(
+                "The \(what) is \(bytes.count) bytes long, shorter than its \(minimum)-byte minimum.",
+                file: file, offset: bytes.count)
+        }
+        return found
     }
 
     /// Checks that `bytes` holds at least `minimumLength` bytes and starts with `magic` and

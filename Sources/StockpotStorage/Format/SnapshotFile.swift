@@ -55,6 +55,12 @@ package struct SnapshotFile: Sendable, Equatable {
         return output
     }
 
+    /// The trailer checksum stored in a snapshot file's last 8 bytes (0 for fewer bytes): what
+    /// the manifest pins the file by (manifest.md).
+    package static func trailerChecksum(of bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { $0.getUInt64LE(at: $0.count - 8) ?? 0 }
+    }
+
     /// Decodes and checks a whole snapshot file.
     ///
     /// - Throws: `corruption` naming `file` and the offset of the first bad field: a short file,

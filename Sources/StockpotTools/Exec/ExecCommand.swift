@@ -91,6 +91,7 @@ public struct ExecCommand: ParsableCommand {
         let store: Store
         do {
             store = try Store.open(directory: directory, options: storeOptions)
+            StoreAccess.reportOpenWarnings(store)
         } catch {
             StandardStream.error.write("Error: cannot open the store at \(directory): \(Self.describe(error))\n")
             return .failure

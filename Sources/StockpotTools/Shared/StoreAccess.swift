@@ -47,10 +47,17 @@ enum StoreAccess {
     /// Opens (or creates) the store in `directory`.
     static func open(_ directory: String, options: StoreOptions = StoreOptions()) throws(ToolFailure) -> Store {
         do {
-            return try Store.open(directory: directory, options: options)
+            let store = try Store.open(directory: directory, options: options)
+            reportOpenWarnings(store)
+            return store
         } catch {
             throw ToolFailure(error, doing: "cannot open the store at \(directory)")
         }
+    }
+
+    /// Prints what the open found wrong and repaired (``Store/openWarnings``) on standard error.
+    static func reportOpenWarnings(_ store: Store) {
+        for warning in store.openWarnings { StandardStream.error.write("Warning: \(warning)\n") }
     }
 
     /// Closes `store`.

@@ -65,7 +65,7 @@ final class SlowSyncFileSystem: FileSystem {
     func createDirectory(_ path: String) throws(StorageError) { try base.createDirectory(path) }
     func syncDirectory(_ path: String) throws(StorageError) { try base.syncDirectory(path) }
     func fileExists(_ path: String) -> Bool { base.fileExists(path) }
-    func lockFile(_ path: String) throws(StorageError) -> any FileLock { try base.lockFile(path) }
+    func lockDirectory(_ path: String) throws(StorageError) -> any FileLock { try base.lockDirectory(path) }
 }
 
 final class SlowSyncFileHandle: FileHandle {

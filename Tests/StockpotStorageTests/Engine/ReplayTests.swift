@@ -116,7 +116,7 @@ import Testing
             let path = "/store/" + name
             let bytes = try #require(fileSystem.fileContents(path))
             let scan = try bytes.withUnsafeBytes { raw in
-                try SegmentScanner.scan(raw, file: path, fileNumber: number, sealedLength: nil)
+                try SegmentScanner.scan(raw, file: path, fileNumber: number, identity: nil, allowsLegacy: false, sealedLength: nil)
             }
             for record in scan.records {
                 records[record.key] = (path, record.offset, record.offset + RecordCodec.fieldsSize + record.header.keyLength)

@@ -31,7 +31,7 @@ import Testing
 
     private func recordOffsets(_ bytes: [UInt8], number: UInt64) throws -> [Int] {
         let scan = try bytes.withUnsafeBytes { raw in
-            try SegmentScanner.scan(raw, file: "segment", fileNumber: number, sealedLength: nil)
+            try SegmentScanner.scan(raw, file: "segment", fileNumber: number, identity: nil, allowsLegacy: false, sealedLength: nil)
         }
         return scan.records.map(\.offset)
     }

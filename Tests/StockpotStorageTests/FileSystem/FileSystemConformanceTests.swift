@@ -261,16 +261,16 @@ import Testing
     func aSecondLockOnOnePathIsStoreLockedUntilReleased(kind: FileSystemKind) throws {
         try withScratchDirectory(kind) { fixture in
             let fileSystem = fixture.fileSystem
-            let lock = try fileSystem.lockFile(fixture.path("LOCK"))
+            let lock = try fileSystem.lockDirectory(fixture.path("LOCK"))
             #expect(fileSystem.fileExists(fixture.path("LOCK")))
-            let error = thrownStorageError { _ = try fileSystem.lockFile(fixture.path("LOCK")) }
+            let error = thrownStorageError { _ = try fileSystem.lockDirectory(fixture.path("LOCK")) }
             #expect(error?.code == .storeLocked)
             #expect(error?.file == fixture.path("LOCK"))
-            let other = try fileSystem.lockFile(fixture.path("OTHER"))  // Locks are per path.
+            let other = try fileSystem.lockDirectory(fixture.path("OTHER"))  // Locks are per path.
             other.release()
             lock.release()
             lock.release()  // Idempotent.
-            let again = try fileSystem.lockFile(fixture.path("LOCK"))
+            let again = try fileSystem.lockDirectory(fixture.path("LOCK"))
             again.release()
         }
     }
@@ -278,7 +278,7 @@ import Testing
     @Test(arguments: FileSystemKind.allCases)
     func lockingInAMissingDirectoryIsNotFound(kind: FileSystemKind) throws {
         try withScratchDirectory(kind) { fixture in
-            let error = thrownStorageError { _ = try fixture.fileSystem.lockFile(fixture.path("none/LOCK")) }
+            let error = thrownStorageError { _ = try fixture.fileSystem.lockDirectory(fixture.path("none/LOCK")) }
             #expect(error?.code == .notFound)
         }
     }

@@ -173,11 +173,11 @@ import Testing
 
     @Test func powerLossReleasesLocks() throws {
         let fileSystem = try freshStore()
-        let lock = try fileSystem.lockFile("/db/LOCK")
+        let lock = try fileSystem.lockDirectory("/db/LOCK")
         fileSystem.simulatePowerLoss()
-        let again = try fileSystem.lockFile("/db/LOCK")
+        let again = try fileSystem.lockDirectory("/db/LOCK")
         lock.release()  // A stale lock's release must not free the new holder's lock.
-        #expect(thrownStorageError { _ = try fileSystem.lockFile("/db/LOCK") }?.code == .storeLocked)
+        #expect(thrownStorageError { _ = try fileSystem.lockDirectory("/db/LOCK") }?.code == .storeLocked)
         again.release()
     }
 
@@ -217,8 +217,8 @@ import Testing
         try writeScratchFile(fileSystem, "/db/a", "same").close()
         #expect(fileSystem.fileExists(spelling))
         #expect(try readScratchText(fileSystem, spelling) == "same")
-        let lock = try fileSystem.lockFile("/db/a")
-        #expect(thrownStorageError { _ = try fileSystem.lockFile(spelling) }?.code == .storeLocked)
+        let lock = try fileSystem.lockDirectory("/db/a")
+        #expect(thrownStorageError { _ = try fileSystem.lockDirectory(spelling) }?.code == .storeLocked)
         lock.release()
     }
 

@@ -28,10 +28,10 @@ import Testing
             Case(
                 name: "hint",
                 bytes: HintFormat.encode(
-                    segmentNumber: 4, segmentLength: HintGoldenTests.populatedLength, entries: HintGoldenTests.populatedEntries),
+                    HintGoldenTests.subject(4, HintGoldenTests.populatedLength), entries: HintGoldenTests.populatedEntries),
                 exactLength: true
             ) { bytes throws(StorageError) in
-                _ = try HintFormat.decode(bytes, segmentNumber: 4, segmentLength: HintGoldenTests.populatedLength, file: "h")
+                _ = try HintFormat.decode(bytes, HintGoldenTests.subject(4, HintGoldenTests.populatedLength), file: "h")
             },
             Case(name: "dictionary", bytes: DictionaryFormat.encode(id: 3, keySpace: 9, content: random.bytes(200)), exactLength: true) {
                 bytes throws(StorageError) in
@@ -54,8 +54,11 @@ import Testing
             Case(name: "blob header", bytes: BlobFormat.header(for: blobReference), exactLength: false) { bytes throws(StorageError) in
                 try BlobFormat.verifyHeader(bytes, expected: blobReference, file: "b")
             },
-            Case(name: "segment header", bytes: SegmentFormat.header(fileNumber: 12), exactLength: false) { bytes throws(StorageError) in
-                try SegmentFormat.verifyHeader(bytes, fileNumber: 12, file: "s")
+            Case(
+                name: "segment header", bytes: SegmentFormat.header(fileNumber: 12, identity: HintGoldenTests.identity),
+                exactLength: false
+            ) { bytes throws(StorageError) in
+                try SegmentFormat.verifyHeader(bytes, fileNumber: 12, identity: HintGoldenTests.identity, allowsLegacy: true, file: "s")
             },
         ]
     }()

@@ -38,24 +38,58 @@ import Testing
         #expect(decoded == .record(header, keyOffset: 28, valueOffset: 30))
     }
 
+    static let identity = HintGoldenTests.identity
+
     @Test func headerOfSegmentSevenHasTheDocumentedBytes() throws {
+        let layout: [UInt8] = [
+            0x53, 0x54, 0x4B, 0x50, 0x53, 0x45, 0x47, 0x00,  // "STKPSEG\0"
+            0x02, 0x00, 0x00, 0x00,  // version 2
+            0x00, 0x00, 0x00, 0x00,  // flags
+            0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // file number 7
+        ] + Array(0..<16 as Range<UInt8>)  // store identity
+        let header = SegmentFormat.header(fileNumber: 7, identity: Self.identity)
+        #expect(header == layout + FormatTestBytes.checksumBytes(layout))
+        #expect(header.count == SegmentFormat.headerSize)
+        let size = try decodeExpectingSuccess(header) { bytes throws(StorageError) in
+            try SegmentFormat.verifyHeader(bytes, fileNumber: 7, identity: Self.identity, allowsLegacy: false, file: "000000000007.seg")
+        }
+        #expect(size == 48)
+    }
+
+    /// A version-1 header (earlier releases): 32 bytes, no identity.
+    static let version1Header: [UInt8] = {
         let layout: [UInt8] = [
             0x53, 0x54, 0x4B, 0x50, 0x53, 0x45, 0x47, 0x00,  // "STKPSEG\0"
             0x01, 0x00, 0x00, 0x00,  // version 1
             0x00, 0x00, 0x00, 0x00,  // flags
             0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // file number 7
         ]
-        let header = SegmentFormat.header(fileNumber: 7)
-        #expect(header == layout + FormatTestBytes.checksumBytes(layout))
-        #expect(header.count == SegmentFormat.headerSize)
-        _ = try decodeExpectingSuccess(header) { bytes throws(StorageError) in
-            try SegmentFormat.verifyHeader(bytes, fileNumber: 7, file: "000000000007.seg")
+        return layout + FormatTestBytes.checksumBytes(layout)
+    }()
+
+    @Test func version1HeaderIsReadOnlyWhereLegacyFilesAreAllowed() throws {
+        let size = try decodeExpectingSuccess(Self.version1Header) { bytes throws(StorageError) in
+            try SegmentFormat.verifyHeader(bytes, fileNumber: 7, identity: Self.identity, allowsLegacy: true, file: "s")
         }
+        #expect(size == 32)
+        let error = expectCorruption(Self.version1Header, "version 1 not allowed") { bytes throws(StorageError) in
+            try SegmentFormat.verifyHeader(bytes, fileNumber: 7, identity: Self.identity, allowsLegacy: false, file: "s")
+        }
+        #expect(error?.offset == 8)
+    }
+
+    @Test func headerOfAnotherStoreIsRejected() throws {
+        let other = StoreIdentity(Array(repeating: 9 as UInt8, count: 16))!
+        let error = expectCorruption(SegmentFormat.header(fileNumber: 7, identity: other), "another store") { bytes throws(StorageError) in
+            try SegmentFormat.verifyHeader(bytes, fileNumber: 7, identity: Self.identity, allowsLegacy: true, file: "000000000007.seg")
+        }
+        #expect(error?.offset == 24)
+        #expect(error?.message.contains("another store") == true)
     }
 
     @Test func headerOfAnotherFileNumberIsRejected() throws {
-        let error = expectCorruption(SegmentFormat.header(fileNumber: 8), "file 8 as 7") { bytes throws(StorageError) in
-            try SegmentFormat.verifyHeader(bytes, fileNumber: 7, file: "000000000007.seg")
+        let error = expectCorruption(SegmentFormat.header(fileNumber: 8, identity: Self.identity), "file 8 as 7") { bytes throws(StorageError) in
+            try SegmentFormat.verifyHeader(bytes, fileNumber: 7, identity: Self.identity, allowsLegacy: false, file: "000000000007.seg")
         }
         #expect(error?.offset == 16)
     }
