@@ -22,7 +22,7 @@ import Testing
         try fileSystem.syncDirectory("/db")  // 9
         _ = try fileSystem.listDirectory("/db")  // 10
         _ = fileSystem.fileExists("/db/a")
-        try fileSystem.lockDirectory("/db/LOCK").release()  // 11
+        try fileSystem.lockDirectory("/db").release()  // 11
         try fileSystem.removeFile("/db/a")  // 12
     }
 

@@ -261,16 +261,18 @@ import Testing
     func aSecondLockOnOnePathIsStoreLockedUntilReleased(kind: FileSystemKind) throws {
         try withScratchDirectory(kind) { fixture in
             let fileSystem = fixture.fileSystem
-            let lock = try fileSystem.lockDirectory(fixture.path("LOCK"))
-            #expect(fileSystem.fileExists(fixture.path("LOCK")))
-            let error = thrownStorageError { _ = try fileSystem.lockDirectory(fixture.path("LOCK")) }
+            try fileSystem.createDirectory(fixture.path("store"))
+            try fileSystem.createDirectory(fixture.path("other"))
+            let lock = try fileSystem.lockDirectory(fixture.path("store"))
+            #expect(try fileSystem.listDirectory(fixture.path("store")).isEmpty, "locking writes nothing in the directory")
+            let error = thrownStorageError { _ = try fileSystem.lockDirectory(fixture.path("store")) }
             #expect(error?.code == .storeLocked)
-            #expect(error?.file == fixture.path("LOCK"))
-            let other = try fileSystem.lockDirectory(fixture.path("OTHER"))  // Locks are per path.
+            #expect(error?.file == fixture.path("store"))
+            let other = try fileSystem.lockDirectory(fixture.path("other"))  // Locks are per directory.
             other.release()
             lock.release()
             lock.release()  // Idempotent.
-            let again = try fileSystem.lockDirectory(fixture.path("LOCK"))
+            let again = try fileSystem.lockDirectory(fixture.path("store"))
             again.release()
         }
     }
@@ -278,7 +280,7 @@ import Testing
     @Test(arguments: FileSystemKind.allCases)
     func lockingInAMissingDirectoryIsNotFound(kind: FileSystemKind) throws {
         try withScratchDirectory(kind) { fixture in
-            let error = thrownStorageError { _ = try fixture.fileSystem.lockDirectory(fixture.path("none/LOCK")) }
+            let error = thrownStorageError { _ = try fixture.fileSystem.lockDirectory(fixture.path("none")) }
             #expect(error?.code == .notFound)
         }
     }

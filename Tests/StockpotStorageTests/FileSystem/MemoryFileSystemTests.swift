@@ -173,11 +173,11 @@ import Testing
 
     @Test func powerLossReleasesLocks() throws {
         let fileSystem = try freshStore()
-        let lock = try fileSystem.lockDirectory("/db/LOCK")
+        let lock = try fileSystem.lockDirectory("/db")
         fileSystem.simulatePowerLoss()
-        let again = try fileSystem.lockDirectory("/db/LOCK")
+        let again = try fileSystem.lockDirectory("/db")
         lock.release()  // A stale lock's release must not free the new holder's lock.
-        #expect(thrownStorageError { _ = try fileSystem.lockDirectory("/db/LOCK") }?.code == .storeLocked)
+        #expect(thrownStorageError { _ = try fileSystem.lockDirectory("/db") }?.code == .storeLocked)
         again.release()
     }
 
@@ -217,8 +217,9 @@ import Testing
         try writeScratchFile(fileSystem, "/db/a", "same").close()
         #expect(fileSystem.fileExists(spelling))
         #expect(try readScratchText(fileSystem, spelling) == "same")
-        let lock = try fileSystem.lockDirectory("/db/a")
-        #expect(thrownStorageError { _ = try fileSystem.lockDirectory(spelling) }?.code == .storeLocked)
+        let lock = try fileSystem.lockDirectory("/db")
+        let directorySpelling = spelling.hasSuffix("/") ? spelling + ".." : spelling + "/.."
+        #expect(thrownStorageError { _ = try fileSystem.lockDirectory(directorySpelling) }?.code == .storeLocked)
         lock.release()
     }
 

@@ -10,12 +10,12 @@ import Testing
     @Test func twoLocksInOneProcessConflictAsFlockDoes() throws {
         try withScratchDirectory(.real) { fixture in
             // Two RealFileSystem values share nothing: the conflict comes from flock itself.
-            let first = try RealFileSystem().lockDirectory(fixture.path("LOCK"))
-            let error = thrownStorageError { _ = try RealFileSystem().lockDirectory(fixture.path("LOCK")) }
+            let first = try RealFileSystem().lockDirectory(fixture.root)
+            let error = thrownStorageError { _ = try RealFileSystem().lockDirectory(fixture.root) }
             #expect(error?.code == .storeLocked)
             #expect(error?.errno == EWOULDBLOCK)
             first.release()
-            let second = try RealFileSystem().lockDirectory(fixture.path("LOCK"))
+            let second = try RealFileSystem().lockDirectory(fixture.root)
             second.release()
         }
     }
@@ -59,9 +59,9 @@ import Testing
 
     @Test func aLockIsReleasedWhenItsLastReferenceGoes() throws {
         try withScratchDirectory(.real) { fixture in
-            func lockAndDrop() throws { _ = try RealFileSystem().lockDirectory(fixture.path("LOCK")) }
+            func lockAndDrop() throws { _ = try RealFileSystem().lockDirectory(fixture.root) }
             try lockAndDrop()
-            try RealFileSystem().lockDirectory(fixture.path("LOCK")).release()
+            try RealFileSystem().lockDirectory(fixture.root).release()
         }
     }
 

@@ -89,7 +89,7 @@ import Testing
         wrongMagic[3] = 0x51  // "STKQ..."
         #expect(expectCorruption(wrongMagic, "\(sample.name) magic", sample.decode)?.offset == 0)
         var wrongVersion = sample.bytes
-        wrongVersion[8] = 2
+        wrongVersion[8] = 3
         #expect(expectCorruption(wrongVersion, "\(sample.name) version", sample.decode)?.offset == 8)
     }
 
