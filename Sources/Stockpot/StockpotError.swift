@@ -65,6 +65,8 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let corruption = Code(rawValue: "corruption")
         /// A bug; never expected.
         public static let `internal` = Code(rawValue: "internal")
+        /// A write was asked of a store opened read-only (``StoreOptions/readOnly``).
+        public static let readOnly = Code(rawValue: "read_only")
     }
 
     /// Why the operation failed.
@@ -90,6 +92,7 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         case .corruption: code = .corruption
         case .limitExceeded: code = .limitExceeded
         case .closed: code = .storeClosed
+        case .readOnly: code = .readOnly
         case .invalidArgument: code = .internal
         default: code = .ioError
         }

@@ -55,7 +55,7 @@ public final class Store: Sendable {
             let store = Store(directory: directory, options: options, engine: engine, state: state)
             // A snapshot that could not be used is replaced as soon as the state is rebuilt,
             // so that the next open does not replay the whole log again.
-            if engine.openReport.snapshotProblem != nil || engine.openReport.snapshotAheadOfLog != nil {
+            if !options.readOnly, engine.openReport.snapshotProblem != nil || engine.openReport.snapshotAheadOfLog != nil {
                 store.writer.withLock { _ in try? store.saveSnapshot() }
             }
             return store
@@ -77,7 +77,7 @@ public final class Store: Sendable {
             closed = true
             committed.drain()  // the last transactions' memory is freed before close returns
             do throws(StorageError) {
-                if engine.logBytesSinceSnapshot > 0 { try saveSnapshot() }
+                if engine.logBytesSinceSnapshot > 0, !options.readOnly { try saveSnapshot() }
                 try engine.close()
             } catch {
                 try? engine.close()
@@ -123,6 +123,7 @@ public final class Store: Sendable {
     public func write<R>(_ body: (WriteTransaction) throws -> R) throws -> R {
         try writer.withLock { (closed) throws -> R in
             guard !closed else { throw StockpotError(.storeClosed, "The store at \(directory) is closed.") }
+            guard !options.readOnly else { throw StockpotError(.readOnly, "The store at \(directory) was opened read-only.") }
             var transaction: WriteTransaction? = WriteTransaction(
                 base: published.withLock { $0 }, now: Self.currentMilliseconds(), limits: options.limits)
             let result = try body(transaction!)

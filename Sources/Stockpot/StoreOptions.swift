@@ -17,6 +17,10 @@ public struct StoreOptions: Sendable, Hashable {
 
     /// When writes are made durable; `.full` by default.
     public var durability: Durability = .full
+    /// Open for reading only: nothing is written to the store's directory (no store is
+    /// created, no snapshot saved, no leftover of a crash removed), so it works on read-only
+    /// media; every write fails with `read_only`. The tools that only read open stores so.
+    public var readOnly = false
     /// Documents larger than this many bytes go to blob files (default 1 MiB).
     public var blobThreshold = 1 << 20
     /// A snapshot of the indexes is taken after this many bytes of new log (default 64 MiB),
@@ -48,6 +52,7 @@ public struct StoreOptions: Sendable, Hashable {
         options.maxDeadShare = maxDeadShare
         options.backgroundCompaction = backgroundCompaction
         options.decodedValueCacheBytes = documentCacheBytes
+        options.readOnly = readOnly
         return options
     }
 }

@@ -30,6 +30,8 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidArgument = Code(rawValue: "invalid_argument")
         /// A file or directory that must exist does not.
         public static let notFound = Code(rawValue: "not_found")
+        /// A write (or compaction, or snapshot) was asked of a store opened read-only.
+        public static let readOnly = Code(rawValue: "read_only")
     }
 
     /// Why the operation failed.

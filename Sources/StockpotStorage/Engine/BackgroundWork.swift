@@ -65,6 +65,7 @@ final class BackgroundWork: Sendable {
 
 extension StorageEngine {
     func startBackgroundWork() {
+        if options.readOnly { return }
         if case .interval(let milliseconds) = options.durability {
             background.startIntervalSync(milliseconds: milliseconds, engine: self)
         }
@@ -80,6 +81,7 @@ extension StorageEngine {
             guard !state.closed else { return .success(true) }
             state.closed = true
             defer { commits.detach() }
+            if options.readOnly { return .success(false) }
             // The active segment's spilled hint entries are needed only to seal it in this
             // process; a segment left active is scanned at the next open.
             defer { removeHintSpill(&state) }

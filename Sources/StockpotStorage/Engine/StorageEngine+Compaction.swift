@@ -45,7 +45,8 @@ extension StorageEngine {
     /// configured share.
     @discardableResult
     public func compact(onlyWhenDue: Bool = false) throws(StorageError) -> CompactionReport {
-        try compactionGate.withLock { (_) throws(StorageError) -> CompactionReport in
+        if options.readOnly { throw StorageError(.readOnly, "The store was opened read-only.") }
+        return try compactionGate.withLock { (_) throws(StorageError) -> CompactionReport in
             guard let plan = try makePlan(onlyWhenDue: onlyWhenDue) else {
                 return CompactionReport()
             }

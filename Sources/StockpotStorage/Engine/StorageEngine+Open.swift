@@ -33,7 +33,7 @@ extension StorageEngine {
         directory: String, options: StorageOptions, fileSystem: any FileSystem,
         restoringSnapshot restore: (@Sendable (_ state: [UInt8]) -> Void)? = nil
     ) throws(StorageError) -> StorageEngine {
-        try fileSystem.createDirectory(directory)
+        if !options.readOnly { try fileSystem.createDirectory(directory) }
         let lock = try fileSystem.lockDirectory(directory)
         do throws(StorageError) {
             var opener = StoreOpener(directory: directory, options: options, fileSystem: fileSystem)
@@ -101,7 +101,12 @@ struct StoreOpener {
 
     mutating func run() throws(StorageError) -> (WriterState, Recovery) {
         let names = try fileSystem.listDirectory(directory)
-        guard names.contains(FileNames.manifest) else { return try create(in: names) }
+        guard names.contains(FileNames.manifest) else {
+            if options.readOnly {
+                throw StorageError(.notFound, "There is no store at \(directory) (no MANIFEST) to open read-only.", file: path(FileNames.manifest))
+            }
+            return try create(in: names)
+        }
         let manifestBytes = try readWhole(FileNames.manifest)
         var manifest = try manifestBytes.withBytes { (bytes) throws(StorageError) in
             try Manifest.decode(bytes, file: path(FileNames.manifest))
@@ -112,7 +117,7 @@ struct StoreOpener {
         manifest.identity = manifest.identity ?? StoreIdentity.random()
         identity = manifest.identity
         legacyBelow = manifest.legacyBelow
-        for name in names where name.hasSuffix(".tmp") { try remove(name) }
+        for name in names where name.hasSuffix(".tmp") && !options.readOnly { try remove(name) }
 
         // With an upper layer waiting for the snapshot, the snapshot is read, checked and
         // handed to it on another thread while this one reads the hints and builds the key
@@ -163,7 +168,7 @@ struct StoreOpener {
         files[active.number] = active
         buildKeyDirectory()
 
-        try removeOrphans(names: names, manifest: manifest, files: files)
+        if !options.readOnly { try removeOrphans(names: names, manifest: manifest, files: files) }
         background.wait()
         var read: ReadSnapshot?
         switch snapshotRead.result.withLock({ $0 }) {
@@ -184,7 +189,7 @@ struct StoreOpener {
         }
         let snapshot = read?.file
         let highestFileNumber = names.compactMap { FileNames.parse($0)?.number }.max() ?? 0
-        if upgrading {
+        if upgrading && !options.readOnly {
             manifest.legacyBelow = max(manifest.nextFileNumber, highestFileNumber + 1)
             manifest.nextFileNumber = manifest.legacyBelow
             manifest.snapshotBinding = manifest.snapshot == 0 ? nil : SnapshotBinding(
@@ -399,7 +404,7 @@ struct StoreOpener {
     /// or unusable), so that the next open reads hints again. A failure only costs another
     /// scan next time.
     private mutating func rewriteHints(_ entries: EncodedHints, _ subject: HintSubject) {
-        guard subject.identity != nil else { return }
+        guard subject.identity != nil, !options.readOnly else { return }
         let final = path(FileNames.name(.hint, subject.segmentNumber))
         let temporary = FileNames.temporary(final)
         do throws(StorageError) {
@@ -421,7 +426,7 @@ struct StoreOpener {
         let name = FileNames.name(.segment, number)
         let handle: any FileHandle
         do throws(StorageError) {
-            handle = try fileSystem.openFile(path(name), mode: .readWrite)
+            handle = try fileSystem.openFile(path(name), mode: options.readOnly ? .readOnly : .readWrite)
         } catch where error.code == .notFound {
             throw .corruption("The active segment named by the manifest is missing.", file: path(name))
         }
@@ -436,7 +441,7 @@ struct StoreOpener {
         if let torn = scan.tornTail {
             report.tornTail = (path(name), torn.offset, torn.bytes)
         }
-        if bytes.count > scan.validEnd {
+        if bytes.count > scan.validEnd, !options.readOnly {
             try handle.truncate(to: scan.validEnd)
             try handle.sync()
         }

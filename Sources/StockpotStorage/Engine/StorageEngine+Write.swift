@@ -268,6 +268,7 @@ extension StorageEngine {
     /// Fails when the store cannot take writes.
     func checkWritable(_ state: borrowing WriterState) throws(StorageError) {
         if state.closed { throw StorageError(.closed, "The store is closed.") }
+        if options.readOnly { throw StorageError(.readOnly, "The store was opened read-only.") }
         if let poisoned = state.poisoned { throw poisoned }
         if let poisoned = commits.poison { throw poisoned }
     }

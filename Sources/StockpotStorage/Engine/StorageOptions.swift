@@ -54,5 +54,12 @@ public struct StorageOptions: Sendable, Hashable {
     public var preallocationBytes: Int = 1 << 20
 
     /// The defaults.
+    /// Open without writing a byte: no directory or store is created, no crash leftover is
+    /// removed or truncated (a torn tail is left on disk and ignored), no version-1 store is
+    /// upgraded, no hint is rewritten; writes, snapshots and compaction fail with `read_only`.
+    /// The store directory is still locked (a lock needs no write access), so a read-only
+    /// open works on read-only media and excludes writers while it lasts.
+    public var readOnly = false
+
     public init() {}
 }

@@ -35,7 +35,7 @@ public struct DumpCommand: ParsableCommand {
     /// Writes the dump.
     public func run() -> ExitCode {
         do {
-            let store = try StoreAccess.openExisting(directory)
+            let store = try StoreAccess.openForReading(directory)
             let result: Result<(Int, Int, Int, Double), ToolFailure>
             do throws(ToolFailure) {
                 result = .success(try dump(store))

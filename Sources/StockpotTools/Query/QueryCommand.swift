@@ -72,7 +72,7 @@ public struct QueryCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let output = ByteOutput.standardOutput()
         do throws(ToolFailure) {
-            let store = try StoreAccess.openExisting(directory)
+            let store = try StoreAccess.openForReading(directory)
             let printer = RowPrinter(format: format, output: output, flushEachRow: isatty(1) != 0)
             let values = arguments.map(SmartStatement.argument)
             let result: Result<Int, ToolFailure>

@@ -60,6 +60,14 @@ enum StoreAccess {
         for warning in store.openWarnings { StandardStream.error.write("Warning: \(warning)\n") }
     }
 
+    /// Opens the existing store in `directory` for reading only (``StoreOptions/readOnly``):
+    /// nothing is written there, so the read-only commands work on read-only media.
+    static func openForReading(_ directory: String) throws(ToolFailure) -> Store {
+        var options = StoreOptions()
+        options.readOnly = true
+        return try openExisting(directory, options: options)
+    }
+
     /// Closes `store`.
     static func close(_ store: Store) throws(ToolFailure) {
         do {

@@ -39,7 +39,7 @@ public struct StatsCommand: ParsableCommand {
     /// Prints the statistics.
     public func run() -> ExitCode {
         do throws(ToolFailure) {
-            let store = try StoreAccess.openExisting(directory)
+            let store = try StoreAccess.openForReading(directory)
             let report: Result<StoreReport, ToolFailure>
             do throws(ToolFailure) {
                 report = .success(try StoreReport(store: store))

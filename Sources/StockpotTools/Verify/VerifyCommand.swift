@@ -41,7 +41,7 @@ public struct VerifyCommand: ParsableCommand {
         var lines = files.checked.map { "checked " + $0 }
         if problems.isEmpty {
             do throws(ToolFailure) {
-                let store = try StoreAccess.open(directory)
+                let store = try StoreAccess.openForReading(directory)
                 for soup in store.view().checkIndexes() {
                     lines.append("checked soup \"\(soup.soup)\": \(soup.entries) entries, \(soup.indexes) indexes against a rebuild from the log")
                     problems += soup.problems

@@ -203,6 +203,30 @@ import Testing
         try again.close()
     }
 
+    @Test func aReadOnlyOpenWritesNothingAndRefusesWrites() throws {
+        let fileSystem = MemoryFileSystem()
+        let model = try filledStore(fileSystem, directory: "/store", count: 100, seed: 5)
+        try downgradeToVersion1(fileSystem, "/store")
+        let activePath = "/store/" + FileNames.name(.segment, try readManifest(fileSystem, "/store").activeSegment)
+        try fileSystem.setFileContents(activePath, try #require(fileSystem.fileContents(activePath)) + [0x24, 0, 0, 0, 1])
+        try fileSystem.setFileContents("/store/" + FileNames.name(.segment, 9_000) + ".tmp", [1])
+        let before = try files(fileSystem)
+        var options = StorageOptions()
+        options.readOnly = true
+        let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
+        #expect(difference(try contents(of: engine), model) == nil)
+        var batch = WriteBatch()
+        batch.put(testKey(1), [1])
+        #expect(thrownStorageError { try engine.write(batch) }?.code == .readOnly)
+        #expect(thrownStorageError { _ = try engine.compact() }?.code == .readOnly)
+        #expect(thrownStorageError { try engine.saveSnapshot([1], coveringSequence: 1) }?.code == .readOnly)
+        try engine.close()
+        #expect(try files(fileSystem) == before, "a read-only open, its reads and its close wrote nothing")
+        let missing = thrownStorageError { _ = try StorageEngine.open(directory: "/none", options: options, fileSystem: fileSystem) }
+        #expect(missing?.code == .notFound)
+        #expect(!fileSystem.fileExists("/none"), "a read-only open creates no store")
+    }
+
     private func readManifest(_ fileSystem: MemoryFileSystem, _ directory: String) throws -> Manifest {
         let bytes = try #require(fileSystem.fileContents(directory + "/MANIFEST"))
         return try decodeExpectingSuccess(bytes) { raw throws(StorageError) in try Manifest.decode(raw, file: "MANIFEST") }

@@ -45,6 +45,23 @@ import Testing
         }
     }
 
+    @Test func aReadOnlyStoreAnswersReadsAndRefusesWrites() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            try store.registerSoup("people", indexSpecs: Self.specs)
+            _ = try store.upsert([["name": "Ann"], ["name": "Bob"]], into: "people")
+            try store.close()
+            var options = fastOptions()
+            options.readOnly = true
+            let reader = try Store.open(directory: directory, options: options)
+            #expect(try reader.query(QuerySpec.all(orderPath: "name"), in: "people").rows.count == 2)
+            #expect(errorCode { _ = try reader.upsert([["name": "Cy"]], into: "people") } == .readOnly)
+            #expect(errorCode { try reader.registerSoup("more", indexSpecs: Self.specs) } == .readOnly)
+            try reader.close()
+            #expect(errorCode { _ = try Store.open(directory: directory + "/none", options: options) } == .ioError)
+        }
+    }
+
     @Test func theLockExcludesASecondOpenerWhateverHappensToFilesInTheDirectory() throws {
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
