@@ -25,7 +25,9 @@ demo: deps
 	$(SWIFT) build -c release --product stockpot
 	.build/release/stockpot demo --entries $(DEMO_ENTRIES) $(DEMO_ARGS)
 
+# The layering rules first (docs/architecture.md, "Rules"): a forbidden import fails at once.
 test: deps
+	bash Tools/check-layers.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The layering rules of docs/architecture.md ("Rules"), checked by reading every source file's
+# imports: a module may import only the modules listed for it below (plus the toolchain's own:
+# Foundation, Glibc, Darwin, Dispatch, Synchronization). `make test` runs this first; it prints
+# each forbidden import with its file and line and exits 1 when there is one.
+set -u
+cd "$(dirname "$0")/.."
+
+system="Foundation Glibc Darwin Dispatch Synchronization"
+# folder | modules its files may import
+rules=(
+  "Sources/StockpotJSON|"
+  "Sources/StockpotStorage|CLZ4 CXXHash CPrefetch CFileHints"
+  "Sources/StockpotIndex|StockpotJSON CUTF8Proc CPrefetch"
+  "Sources/StockpotQuery|StockpotJSON StockpotIndex"
+  "Sources/Stockpot|StockpotJSON StockpotStorage StockpotIndex StockpotQuery"
+  "Sources/StockpotTools|Stockpot StockpotJSON StockpotStorage"
+  "Tools/stockpot|StockpotTools"
+)
+
+failures=0
+for rule in "${rules[@]}"; do
+  folder=${rule%%|*}
+  allowed="$system ${rule#*|}"
+  while IFS= read -r hit; do
+    [ -n "$hit" ] || continue
+    file=${hit%%:*}
+    rest=${hit#*:}
+    line=${rest%%:*}
+    module=$(printf '%s' "${rest#*:}" | sed -E 's/^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]+(class |struct |enum |func |protocol )?([A-Za-z0-9_]+).*/\3/')
+    case " $allowed " in
+      *" $module "*) ;;
+      *)
+        echo "forbidden import: $file:$line imports $module; $folder may import only: ${rule#*|}" >&2
+        failures=$((failures + 1))
+        ;;
+    esac
+  done < <(grep -rnE '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]' "$folder" --include='*.swift' 2>/dev/null)
+done
+
+# The benchmark peers and the test oracle never reach the product.
+if grep -rlE '^[[:space:]]*import[[:space:]]+CSQLite' Sources Tools --include='*.swift' >/dev/null 2>&1; then
+  echo "forbidden import: SQLite (CSQLite) is imported by product code; it belongs to Benchmarks/ and Tests/ only" >&2
+  failures=$((failures + 1))
+fi
+
+if [ "$failures" -gt 0 ]; then
+  echo "check-layers: $failures forbidden import(s)" >&2
+  exit 1
+fi
+echo "check-layers: every import follows docs/architecture.md"
