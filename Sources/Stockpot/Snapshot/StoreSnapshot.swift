@@ -92,7 +92,7 @@ enum StoreSnapshot {
     /// The largest jobs start first, so that the last job to finish is a small one rather than
     /// a large one started when the others were done. A job's bytes stand for its work, a
     /// full-text index's four times over: it checks every posting against the documents and
-    /// costs about 60 instructions a byte (callgrind, session 7), an ordered index 15 to 40.
+    /// costs about 60 instructions a byte (callgrind), an ordered index 15 to 40.
     private static func restoreConcurrently(_ jobs: [RestoreJob], from bytes: [UInt8]) -> [Result<Restored, IndexSnapshotError>] {
         let results = Mutex([Result<Restored, IndexSnapshotError>?](repeating: nil, count: jobs.count))
         let work = jobs.map { $0.bytes.count * ($0.empty?.kind == .fullText ? 4 : 1) }

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// lz4's attach-dictionary mode (which avoids the 16 KiB copy of the loaded stream) was tried
 /// and measured slower on this corpus: its two-table match search costs more than the copy
-/// (docs/benchmarks.md, storage, session 4). Not thread-safe: one thread uses an instance at
+/// (measured with the benchmark's storage workloads). Not thread-safe: one thread uses an instance at
 /// a time (take it from the pool with ``withPooled(_:)``).
 final class LZ4Compressor: @unchecked Sendable {  // unchecked: used by one thread at a time, via the pool
     private let stream: UnsafeMutablePointer<LZ4_stream_t>

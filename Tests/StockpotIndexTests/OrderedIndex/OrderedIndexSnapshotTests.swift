@@ -73,7 +73,7 @@ import StockpotJSON
     }
 
     @Test func version1BytesStillRead() throws {
-        // The session 6 format: the same grammar without the repeat tag.
+        // Version 1: the same grammar without the repeat tag.
         let restored = try Self.read([
             0x01, 0x04, 0x00, 0x0A, 0x01, 0x05, 0x07, 0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0xD6, 0x04,
             0x03, 0x02, 0xC3, 0xA9, 0xC9, 0x04,
