@@ -59,12 +59,14 @@ let package = Package(
             name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "CSQLite"],
             path: "Benchmarks/StockpotBench"),
 
+        // What every test target shares: the seeded generator and the STOCKPOT_* settings.
+        .target(name: "StockpotTestSupport", path: "Tests/StockpotTestSupport"),
         .testTarget(
-            name: "StockpotJSONTests", dependencies: ["StockpotJSON"],
+            name: "StockpotJSONTests", dependencies: ["StockpotJSON", "StockpotTestSupport"],
             path: "Tests/StockpotJSONTests"),
         .testTarget(
             name: "StockpotStorageTests",
-            dependencies: ["StockpotStorage", "StorageCrashWorkload", "StorageCrashWriter"],
+            dependencies: ["StockpotStorage", "StorageCrashWorkload", "StorageCrashWriter", "StockpotTestSupport"],
             path: "Tests/StockpotStorageTests"),
         // The crash tests' child process and the workload it shares with them.
         .target(
@@ -74,13 +76,13 @@ let package = Package(
             name: "StorageCrashWriter", dependencies: ["StockpotStorage", "StorageCrashWorkload"],
             path: "Tests/StorageCrashWriter"),
         .testTarget(
-            name: "StockpotQueryTests", dependencies: ["StockpotQuery", "StockpotIndex", "StockpotJSON", "CSQLite"],
+            name: "StockpotQueryTests", dependencies: ["StockpotQuery", "StockpotIndex", "StockpotJSON", "CSQLite", "StockpotTestSupport"],
             path: "Tests/StockpotQueryTests"),
         .testTarget(
-            name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite"],
+            name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite", "StockpotTestSupport"],
             path: "Tests/StockpotIndexTests"),
         .testTarget(
-            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StockpotQuery", "StoreCrashWriter", "CSQLite"],
+            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StockpotQuery", "StoreCrashWriter", "CSQLite", "StockpotTestSupport"],
             path: "Tests/StockpotTests"),
         // The alterSoup crash test's child process.
         .executableTarget(
@@ -88,7 +90,7 @@ let package = Package(
             path: "Tests/StoreCrashWriter"),
         // End-to-end tests drive the built `stockpot` binary; depending on its target builds it.
         .testTarget(
-            name: "StockpotToolsTests", dependencies: ["StockpotTools", "StockpotCLI"],
+            name: "StockpotToolsTests", dependencies: ["StockpotTools", "StockpotCLI", "StockpotTestSupport"],
             path: "Tests/StockpotToolsTests"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],

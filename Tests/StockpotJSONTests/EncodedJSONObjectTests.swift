@@ -5,13 +5,14 @@ import Dispatch
 import Synchronization
 import Testing
 @testable import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct EncodedJSONObjectTests {
     static let caseCount = 400
 
     /// A random object with awkward keys, its canonical text, and the tree read from it.
     private static func object(seed: UInt64) -> (text: [UInt8], tree: JSONObject) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var pairs: [(String, JSONValue)] = []
         var seen = Set<[UInt8]>()
         for _ in 0..<rng.below(12) {
@@ -27,7 +28,7 @@ import Testing
     /// Keys an object does not have but that look like its keys: prefixes, extensions, and
     /// random strings.
     private static func missingKeys(of tree: JSONObject, seed: UInt64) -> [String] {
-        var rng = SplitMix64(seed: seed ^ 0xABCD)
+        var rng = SeededRandom(seed: seed ^ 0xABCD)
         var candidates = ["", "\"", "\\", "a", "_soupEntryId"]
         for key in tree.keys {
             candidates.append(key + "x")

@@ -4,6 +4,7 @@
 // same canonical verdict, same system fields, byte-identical stored bytes.
 import Testing
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct JSONDocumentScannerDifferentialTests {
     static let documentCount = 10_000
@@ -17,7 +18,7 @@ import StockpotJSON
         var tally = OracleTally()
         var nonCanonical = 0
         for seed in caseSeeds(base: 0x5CA1_0001, count: Self.documentCount) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             let input = JSONWriter.write(rng.documentWithSystemFields())
             tally.check(input, label: "seed \(seed)", entryID: rng.int64(), lastModified: rng.int64())
             if (try? JSONSystemFields.inspect(input))?.isCanonical != true { nonCanonical += 1 }
@@ -29,8 +30,8 @@ import StockpotJSON
     @Test func randomlyFormattedDocumentsAgree() {
         var tally = OracleTally()
         for seed in caseSeeds(base: 0x5CA1_0002, count: Self.documentCount) {
-            var rng = SplitMix64(seed: seed)
-            var formatter = RandomFormatter(rng: SplitMix64(seed: seed ^ 0xF0F0))
+            var rng = SeededRandom(seed: seed)
+            var formatter = RandomFormatter(rng: SeededRandom(seed: seed ^ 0xF0F0))
             let input = formatter.text(rng.documentWithSystemFields())
             tally.check(input, label: "seed \(seed)")
             tally.count(input, limits: .default)
@@ -44,13 +45,13 @@ import StockpotJSON
     @Test func mutatedDocumentsAgree() {
         var tally = OracleTally()
         for seed in caseSeeds(base: 0x5CA1_0003, count: Self.documentCount) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             let value = rng.documentWithSystemFields()
             var input: [UInt8]
             if rng.oneIn(2) {
                 input = JSONWriter.write(value)
             } else {
-                var formatter = RandomFormatter(rng: SplitMix64(seed: seed ^ 0x0F0F))
+                var formatter = RandomFormatter(rng: SeededRandom(seed: seed ^ 0x0F0F))
                 input = formatter.text(value)
             }
             for _ in 0..<(1 + rng.below(3)) { input = rng.mutate(input) }
@@ -66,7 +67,7 @@ import StockpotJSON
         var tally = OracleTally()
         var checked = 0
         for seed in caseSeeds(base: 0x5CA1_0004, count: 3_000) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             guard let input = rng.duplicatingKey(in: rng.documentWithSystemFields()) else { continue }
             checked += 1
             tally.check(input, label: "seed \(seed)")
@@ -80,7 +81,7 @@ import StockpotJSON
         // From 32 members on, both sides switch to a set of key hashes.
         var tally = OracleTally()
         for seed in caseSeeds(base: 0x5CA1_0008, count: 1_500) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             let members = (0..<(20 + rng.below(80))).map { position in
                 ("k\(position)" + rng.string(maxLength: 3), rng.oneIn(4) ? rng.jsonValue(depth: 6) : .integer(rng.int64()))
             }
@@ -99,7 +100,7 @@ import StockpotJSON
     @Test func nestingAtAndPastTheLimitAgrees() {
         var tally = OracleTally()
         for seed in caseSeeds(base: 0x5CA1_0005, count: 2_000) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             let maxDepth = 1 + rng.below(12)
             let depth = max(0, maxDepth - 2 + rng.below(4))
             var input = JSONWriter.write(rng.jsonValue(maxDepth: 2))
@@ -123,8 +124,8 @@ import StockpotJSON
     @Test func smallLimitsAgree() {
         var tally = OracleTally()
         for seed in caseSeeds(base: 0x5CA1_0006, count: 3_000) {
-            var rng = SplitMix64(seed: seed)
-            var formatter = RandomFormatter(rng: SplitMix64(seed: seed ^ 0x3C3C))
+            var rng = SeededRandom(seed: seed)
+            var formatter = RandomFormatter(rng: SeededRandom(seed: seed ^ 0x3C3C))
             let input = formatter.text(rng.documentWithSystemFields())
             let limits = JSONLimits(
                 maxDepth: 1 + rng.below(6), maxInputBytes: max(1, input.count - 4 + rng.below(8)),
@@ -191,7 +192,7 @@ import StockpotJSON
     @Test func invalidUTF8Agrees() {
         var tally = OracleTally()
         for seed in caseSeeds(base: 0x5CA1_0007, count: 3_000) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             var input = JSONWriter.write(rng.documentWithSystemFields())
             // Put an ill-formed (or barely well-formed) sequence at a random place.
             let sequence = rng.pick(hostileSnippets.filter { $0.contains { $0 >= 0x80 } })

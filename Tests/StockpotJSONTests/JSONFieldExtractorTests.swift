@@ -2,6 +2,7 @@
 // equal IndexValue(document: JSONReader.parse(bytes), path:, type:) field by field.
 import Testing
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct JSONFieldExtractorTests {
     /// What the extractor must return: the reference built on the full tree.
@@ -92,7 +93,7 @@ import StockpotJSON
 
     /// A document shaped so random paths often hit: objects over a small key pool, arrays of
     /// objects, and scalars of every kind (numbers most often) at the leaves.
-    static func document(_ rng: inout SplitMix64, depth: Int = 0) -> JSONValue {
+    static func document(_ rng: inout SeededRandom, depth: Int = 0) -> JSONValue {
         if depth >= 3 || (depth > 0 && rng.oneIn(3)) {
             switch rng.below(10) {
             case 0: return .null
@@ -118,7 +119,7 @@ import StockpotJSON
 
     /// A path found by walking the document (through arrays via a random element), so most
     /// fields hit a value; stops early at random to also name internal nodes.
-    static func walkedPath(_ document: JSONValue, _ rng: inout SplitMix64) -> [String] {
+    static func walkedPath(_ document: JSONValue, _ rng: inout SeededRandom) -> [String] {
         var components: [String] = []
         var current = document
         while components.count < 3 {
@@ -139,7 +140,7 @@ import StockpotJSON
 
     /// One to six fields: half walked from the document, half drawn from the key pool (so
     /// missing keys and paths through scalars come up too), each with a random type.
-    static func randomFields(_ rng: inout SplitMix64, for document: JSONValue) -> [(String, IndexType)] {
+    static func randomFields(_ rng: inout SeededRandom, for document: JSONValue) -> [(String, IndexType)] {
         (0..<(1 + rng.below(6))).map { _ in
             var components = rng.oneIn(2) ? walkedPath(document, &rng) : []
             if components.isEmpty {
@@ -151,11 +152,11 @@ import StockpotJSON
 
     @Test func randomDocumentsAgreeWithTheTree() throws {
         for seed in caseSeeds(base: 0xE7_0001, count: 500) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             let value = Self.document(&rng)
             let fields = Self.randomFields(&rng, for: value)
             // Half the time the writer's compact bytes, half the time escaped and spaced text.
-            var formatter = RandomFormatter(rng: SplitMix64(seed: seed ^ 0xABCD))
+            var formatter = RandomFormatter(rng: SeededRandom(seed: seed ^ 0xABCD))
             let input = rng.oneIn(2) ? JSONWriter.write(value) : formatter.text(value)
             let expected = try Self.reference(input, fields)
             let fieldText = fields.map { "\($0.1.rawValue) \($0.0)" }.joined(separator: ", ")

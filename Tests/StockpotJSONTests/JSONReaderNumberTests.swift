@@ -2,6 +2,7 @@
 // overflow and underflow, correct rounding, and the malformed spellings with their codes.
 import Testing
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct JSONReaderNumberTests {
     static let integers: [(String, Int64)] = [
@@ -73,7 +74,7 @@ import StockpotJSON
     @Test func doublesAreCorrectlyRoundedOnRandomDecimalText() {
         // Swift's Double(String) is correctly rounded; the reader must agree bit for bit.
         for seed in caseSeeds(base: 0x4E55_4D42, count: 500) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             var text = rng.oneIn(2) ? "-" : ""
             text += String(1 + rng.below(9))
             for _ in 0..<rng.below(20) { text += String(rng.below(10)) }

@@ -4,6 +4,7 @@
 // in the middle, last, absent, nested, of other types, and after strings that hold its key.
 import Testing
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct JSONSystemFieldsStoredTests {
     /// What the validating scan says: the oracle.
@@ -45,8 +46,8 @@ import StockpotJSON
     @Test func agreesWithTheValidatingScanOnRandomDocuments() {
         let seed = UInt64(20261202)
         print("JSONSystemFieldsStoredTests seed \(seed)")
-        var rng = SplitMix64(seed: seed)
-        var formatter = RandomFormatter(rng: SplitMix64(seed: seed &+ 1))
+        var rng = SeededRandom(seed: seed)
+        var formatter = RandomFormatter(rng: SeededRandom(seed: seed &+ 1))
         var checked = 0
         for _ in 0..<500 {
             var pairs: [(String, JSONValue)] = []

@@ -2,6 +2,7 @@
 // exact integers, shortest round-tripping doubles that stay doubles, and null for non-finite.
 import Testing
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct JSONWriterTests {
     static func text(_ value: JSONValue) -> String {
@@ -95,7 +96,7 @@ import StockpotJSON
 
     @Test func randomDoublesUseNoMoreDigitsThanTheShortestRoundTrip() throws {
         for seed in caseSeeds(base: 0xD0_0B1E, count: 400) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededRandom(seed: seed)
             let value = rng.finiteDouble()
             let output = Self.text(.double(value))
             let back = parsed(output)

@@ -1,6 +1,7 @@
 // Seeded generators of JSON value trees and an independent test-side JSON formatter that
 // varies white space and escapes, so reader tests do not depend on JSONWriter.
 import StockpotJSON
+import StockpotTestSupport
 
 /// Unicode scalars chosen to stress escaping and UTF-8: controls, quotes, backslash, slash,
 /// DEL, the JavaScript line separators, 2-, 3- and 4-byte sequences, and combining marks.
@@ -11,7 +12,7 @@ let awkwardScalars: [Unicode.Scalar] = [
     "\u{FFFD}", "\u{FFFF}", "\u{10000}", "\u{1F600}", "\u{1F1EB}", "\u{10FFFF}",
 ]
 
-extension SplitMix64 {
+extension SeededRandom {
     mutating func scalar() -> Unicode.Scalar {
         switch below(4) {
         case 0, 1: return Unicode.Scalar(UInt8(0x20 + below(0x5F)))  // printable ASCII
@@ -88,7 +89,7 @@ extension SplitMix64 {
 /// Writes JSON text independently of JSONWriter, with random white space around tokens and
 /// random (but valid) choices of escapes, exponent case and number spelling.
 struct RandomFormatter {
-    var rng: SplitMix64
+    var rng: SeededRandom
 
     mutating func text(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []

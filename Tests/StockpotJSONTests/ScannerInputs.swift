@@ -2,9 +2,10 @@
 // fields (any type, any position, any key spelling), and mutations of valid documents that
 // make them invalid in the ways JSONReader must name exactly.
 import StockpotJSON
+import StockpotTestSupport
 
 /// Values a system field may hold in a random document: the right type and every wrong one.
-func randomSystemFieldValue(_ rng: inout SplitMix64) -> JSONValue {
+func randomSystemFieldValue(_ rng: inout SeededRandom) -> JSONValue {
     switch rng.below(8) {
     case 0, 1, 2: return .integer(rng.int64())
     case 3: return .null
@@ -15,7 +16,7 @@ func randomSystemFieldValue(_ rng: inout SplitMix64) -> JSONValue {
     }
 }
 
-extension SplitMix64 {
+extension SeededRandom {
     /// A random document; when it is an object, each system field is present with
     /// probability 1/2, at a random position, with a random value.
     mutating func documentWithSystemFields() -> JSONValue {
@@ -50,7 +51,7 @@ let hostileBytes: [UInt8] = [
     0xC2, 0xC3, 0xE0, 0xE2, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
 ]
 
-extension SplitMix64 {
+extension SeededRandom {
     /// One random mutation of `input`: a byte replaced, the tail cut, a byte or run deleted,
     /// white space or a hostile snippet inserted.
     mutating func mutate(_ input: [UInt8]) -> [UInt8] {
@@ -109,7 +110,7 @@ extension SplitMix64 {
             if here {
                 members.insert((pick(members).0, jsonValue(depth: 7)), at: below(members.count + 1))
             }
-            var formatter = RandomFormatter(rng: SplitMix64(seed: next()))
+            var formatter = RandomFormatter(rng: SeededRandom(seed: next()))
             out.append(UInt8(ascii: "{"))
             for (index, (key, member)) in members.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }

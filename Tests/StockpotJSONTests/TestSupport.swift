@@ -1,29 +1,7 @@
 // Shared helpers for the StockpotJSON tests: a seeded PRNG, parse-or-error helpers, and
 // structural (bit-exact) comparisons that `==` on JSONValue and IndexValue deliberately blur.
 import StockpotJSON
-
-/// SplitMix64: a tiny, seedable generator so every random test can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-    /// `true` with probability `1/n`.
-    mutating func oneIn(_ n: Int) -> Bool { below(n) == 0 }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
+import StockpotTestSupport
 
 /// The per-case seeds of a random test: a fixed base mixed with the case number.
 func caseSeeds(base: UInt64, count: Int) -> [UInt64] {

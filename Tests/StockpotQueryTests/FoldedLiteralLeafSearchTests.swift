@@ -9,16 +9,17 @@ import Testing
 import StockpotIndex
 import StockpotJSON
 @testable import StockpotQuery
+import StockpotTestSupport
 
 @Suite struct FoldedLiteralLeafSearchTests {
     static let alphabet = ["a", "A", "b", "B", "c", "C", " ", "é", "É", "ß", "😀", "_", "1"]
 
-    static func randomText(_ random: inout SplitMix64, maximum: Int) -> String {
+    static func randomText(_ random: inout SeededRandom, maximum: Int) -> String {
         (0..<random.below(maximum + 1)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
     }
 
     /// Entries with short texts (some empty, some repeated), a few numbers and nulls.
-    static func entries(_ random: inout SplitMix64, count: Int) -> [IndexEntry] {
+    static func entries(_ random: inout SeededRandom, count: Int) -> [IndexEntry] {
         (0..<count).map { id in
             let value: IndexValue
             switch random.below(40) {
@@ -31,7 +32,7 @@ import StockpotJSON
     }
 
     /// `%literal%` patterns: random literals, and literals cut from keys with their case flipped.
-    static func patterns(_ random: inout SplitMix64, from entries: [IndexEntry]) -> [String] {
+    static func patterns(_ random: inout SeededRandom, from entries: [IndexEntry]) -> [String] {
         var patterns = ["%a%", "%A%", "%é%", "%É%", "%ab%", "%abc%", "%cAb%", "%😀%", "%1%", "%bcabc%", "% %"]
         for _ in 0..<30 {
             var literal = randomText(&random, maximum: 4)
@@ -49,7 +50,7 @@ import StockpotJSON
 
     enum Layout: String, CaseIterable { case bulk, removals, insertions }
 
-    static func index(_ layout: Layout, _ entries: [IndexEntry], capacity: Int, random: inout SplitMix64) -> OrderedIndex {
+    static func index(_ layout: Layout, _ entries: [IndexEntry], capacity: Int, random: inout SeededRandom) -> OrderedIndex {
         switch layout {
         case .bulk:
             return OrderedIndex(entries: entries, leafCapacity: capacity, branchCapacity: max(3, capacity))
@@ -69,7 +70,7 @@ import StockpotJSON
     /// Every leaf's runs (whole, and cut at both ends) searched at once and key by key.
     @Test(arguments: Layout.allCases, [8, 64])
     func leafSearchMarksWhatTheMatcherAccepts(layout: Layout, capacity: Int) throws {
-        var random = SplitMix64(seed: UInt64(capacity) &* 131 &+ UInt64(layout.rawValue.utf8.count))
+        var random = SeededRandom(seed: UInt64(capacity) &* 131 &+ UInt64(layout.rawValue.utf8.count))
         let entries = Self.entries(&random, count: 1_200)
         let index = Self.index(layout, entries, capacity: capacity, random: &random)
         var searched = 0
@@ -112,7 +113,7 @@ import StockpotJSON
     /// Only `%literal%` is searched at once.
     @Test(arguments: ["a%", "%a", "a", "%a_%", "%a%b%", "%"])
     func otherShapesAreTestedKeyByKey(text: String) throws {
-        var random = SplitMix64(seed: 5)
+        var random = SeededRandom(seed: 5)
         let index = OrderedIndex(entries: Self.entries(&random, count: 200), leafCapacity: 64, branchCapacity: 64)
         let pattern = try #require(LikePattern(text))
         pattern.withMatcher { matcher in
@@ -127,7 +128,7 @@ import StockpotJSON
     /// order both ways, whole and page by page, and the same count.
     @Test(arguments: Layout.allCases)
     func walkAgreesWithAFilterOfEveryEntry(layout: Layout) throws {
-        var random = SplitMix64(seed: 17 &+ UInt64(layout.rawValue.utf8.count))
+        var random = SeededRandom(seed: 17 &+ UInt64(layout.rawValue.utf8.count))
         let entries = Self.entries(&random, count: 2_000)
         let index = Self.index(layout, entries, capacity: 64, random: &random)
         var all: [IndexEntry] = []

@@ -4,6 +4,7 @@
 import CSQLite
 import Testing
 @testable import StockpotQuery
+import StockpotTestSupport
 
 @Suite struct LikePatternTests {
     @Test(arguments: [
@@ -37,7 +38,7 @@ import Testing
     @Test func randomPatternsAgreeWithSQLite() throws {
         let sqlite = try SQLiteLike()
         let alphabet: [String] = ["a", "A", "b", "%", "_", "é", "É", "ß", "😀", "z"]
-        var random = SplitMix64(seed: 99)
+        var random = SeededRandom(seed: 99)
         for round in 0..<5_000 {
             let text = (0..<random.below(7)).map { _ in alphabet[random.below(alphabet.count)] }.filter { $0 != "%" && $0 != "_" }.joined()
             let pattern = (0..<random.below(6)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
@@ -51,7 +52,7 @@ import Testing
     @Test func substringPatternsAgreeWithSQLite() throws {
         let sqlite = try SQLiteLike()
         let alphabet: [String] = ["a", "A", "b", "B", "c", " ", "é", "É", "ß", "😀", "1"]
-        var random = SplitMix64(seed: 7)
+        var random = SeededRandom(seed: 7)
         for round in 0..<5_000 {
             let text = (0..<random.below(30)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
             let literal = (0..<(1 + random.below(4))).map { _ in alphabet[random.below(alphabet.count)] }.joined()
@@ -70,7 +71,7 @@ import Testing
     func oneLiteralPatternsAgreeWithSQLite(shape: String) throws {
         let sqlite = try SQLiteLike()
         let alphabet: [String] = ["a", "A", "b", "B", "c", "z", "Z", " ", "é", "É", "ß", "😀", "1", "@", "`", "%", "_", "!"]
-        var random = SplitMix64(seed: UInt64(shape.utf8.count) * 31 + 5)
+        var random = SeededRandom(seed: UInt64(shape.utf8.count) * 31 + 5)
         for round in 0..<4_000 {
             let text = (0..<random.below(40)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
             var literal = (0..<(1 + random.below(6))).map { _ in alphabet[random.below(alphabet.count - 3)] }
@@ -145,16 +146,3 @@ final class SQLiteLike {
 /// SQLite's "copy this string now" destructor.
 let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// A small seeded generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
-}

@@ -8,13 +8,14 @@ import Testing
 import StockpotIndex
 import StockpotJSON
 @testable import StockpotQuery
+import StockpotTestSupport
 
 @Suite struct LikeSearchTests {
     static let alphabet = ["a", "A", "b", "B", "z", "Z", "1", " ", "_", "é", "É", "~"]
 
     @Test(arguments: [2, 5, 64])
     func caseVariantRunsAgreeWithOneVariantAtATime(capacity: Int) throws {
-        var random = SplitMix64(seed: 300 &+ UInt64(capacity))
+        var random = SeededRandom(seed: 300 &+ UInt64(capacity))
         var index = OrderedIndex(leafCapacity: capacity, branchCapacity: max(3, capacity))
         var texts: [String] = []
         for id in 0..<1_500 {

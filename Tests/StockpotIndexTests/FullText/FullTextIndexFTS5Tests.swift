@@ -3,6 +3,7 @@
 
 import Testing
 @testable import StockpotIndex
+import StockpotTestSupport
 
 @Suite struct FullTextIndexFTS5Tests {
     /// An FTS5 string literal for folded tokens (which never contain a double quote).
@@ -11,8 +12,8 @@ import Testing
     }
 
     @Test func queriesMatchFTS5() {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         let database = FTS5TestDatabase()
         database.execute("CREATE VIRTUAL TABLE t USING fts5(c0, c1)")
         var index = FullTextIndex(columnCount: 2)

@@ -3,11 +3,12 @@
 
 import Testing
 @testable import StockpotIndex
+import StockpotTestSupport
 
 @Suite struct FullTextIndexModelTests {
     /// Checks every query kind for a sample of tokens, prefixes and phrases.
     static func checkQueries(
-        _ index: FullTextIndex, _ model: FullTextModel, _ random: inout FullTextRandom, context: String
+        _ index: FullTextIndex, _ model: FullTextModel, _ random: inout SeededRandom, context: String
     ) -> Bool {
         #expect(index.documentCount == model.entries.count, "\(context)")
         let tokens = model.allTokens
@@ -47,7 +48,7 @@ import Testing
     }
 
     /// Mostly a run of tokens from a stored text (so it occurs), sometimes random tokens.
-    static func randomPhrase(_ model: FullTextModel, _ random: inout FullTextRandom) -> [String] {
+    static func randomPhrase(_ model: FullTextModel, _ random: inout SeededRandom) -> [String] {
         let length = Int.random(in: 1...3, using: &random)
         if Bool.random(using: &random), let id = model.entries.keys.randomElement(using: &random) {
             let tokens = model.columnTokens(id).randomElement(using: &random)!
@@ -62,8 +63,8 @@ import Testing
 
     @Test(arguments: [1, 3])
     func randomOperationsMatchTheModel(columnCount: Int) {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         var index = FullTextIndex(columnCount: columnCount)
         var model = FullTextModel(columnCount: columnCount)
         var nextId: Int64 = 1
@@ -178,7 +179,7 @@ import Testing
 
 @Suite struct FullTextBatchAddTests {
     @Test(arguments: [1, 2, 3] as [UInt64]) func aBatchAddGivesTheIndexSingleAddsGive(seed: UInt64) {
-        var generator = BatchSeeded(seed: seed)
+        var generator = SeededRandom(seed: seed)
         let words = ["alpha", "Beta", "gamma", "délta", "e", "alpha-beta", "x1", "Ωmega", "gamma gamma"]
         var single = FullTextIndex(columnCount: 2)
         var batched = FullTextIndex(columnCount: 2)
@@ -200,16 +201,3 @@ import Testing
     }
 }
 
-/// A small seeded generator for the batch test.
-private struct BatchSeeded: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}

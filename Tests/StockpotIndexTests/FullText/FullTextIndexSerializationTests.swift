@@ -3,6 +3,7 @@
 
 import Testing
 @testable import StockpotIndex
+import StockpotTestSupport
 
 @Suite struct FullTextIndexSerializationTests {
     static func load(_ bytes: [UInt8]) throws(IndexSnapshotError) -> FullTextIndex {
@@ -32,7 +33,7 @@ import Testing
     }
 
     /// A random index built through the model test's operations.
-    static func randomIndex(_ random: inout FullTextRandom, columns: Int, steps: Int) -> (FullTextIndex, FullTextModel) {
+    static func randomIndex(_ random: inout SeededRandom, columns: Int, steps: Int) -> (FullTextIndex, FullTextModel) {
         var index = FullTextIndex(columnCount: columns)
         var model = FullTextModel(columnCount: columns)
         var nextId: Int64 = Int64.random(in: -5...5, using: &random)
@@ -52,8 +53,8 @@ import Testing
 
     @Test(arguments: [1, 2, 4])
     func randomIndexesRoundTrip(columns: Int) throws {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         let (index, model) = Self.randomIndex(&random, columns: columns, steps: 600)
         let bytes = index.serialized()
         let loaded = try Self.load(bytes)
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func everyTruncationThrows() {
-        var random = FullTextRandom(seed: 11)
+        var random = SeededRandom(seed: 11)
         let bytes = Self.randomIndex(&random, columns: 2, steps: 40).0.serialized()
         for length in 0..<bytes.count {
             #expect(throws: IndexSnapshotError.self) { try Self.load(Array(bytes[..<length])) }
@@ -86,8 +87,8 @@ import Testing
     }
 
     @Test func flippedBytesThrowOrLoadAConsistentIndex() {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         let bytes = Self.randomIndex(&random, columns: 2, steps: 60).0.serialized()
         var loadedCount = 0
         for _ in 0..<2000 {

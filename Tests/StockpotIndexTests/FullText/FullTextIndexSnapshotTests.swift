@@ -3,11 +3,12 @@
 
 import Testing
 @testable import StockpotIndex
+import StockpotTestSupport
 
 @Suite struct FullTextIndexSnapshotTests {
     @Test func copiesAreUnchangedByLaterWrites() {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         var (index, model) = FullTextIndexSerializationTests.randomIndex(&random, columns: 2, steps: 300)
         var snapshots: [(FullTextIndex, [UInt8], FullTextModel)] = []
         var nextId: Int64 = 1_000_000

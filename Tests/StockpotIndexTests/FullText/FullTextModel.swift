@@ -2,6 +2,7 @@
 // texts and tokenizes all of them again on every query.
 
 @testable import StockpotIndex
+import StockpotTestSupport
 
 /// A plain dictionary of entries; every query scans every stored document's tokens. Each entry
 /// is tokenized once, when stored, and tokens are interned as numbers, to keep debug-build
@@ -120,7 +121,7 @@ enum FullTextDocuments {
     ]
     static let separators = [" ", " ", " ", ", ", ". ", " — ", "\n", "😀", "-"]
 
-    static func text(_ random: inout FullTextRandom, maxWords: Int = 12) -> String? {
+    static func text(_ random: inout SeededRandom, maxWords: Int = 12) -> String? {
         if Int.random(in: 0..<8, using: &random) == 0 { return nil }
         var result = ""
         for index in 0..<Int.random(in: 0...maxWords, using: &random) {
@@ -132,7 +133,7 @@ enum FullTextDocuments {
         return result
     }
 
-    static func columns(_ random: inout FullTextRandom, count: Int) -> [String?] {
+    static func columns(_ random: inout SeededRandom, count: Int) -> [String?] {
         (0..<count).map { _ in text(&random) }
     }
 }

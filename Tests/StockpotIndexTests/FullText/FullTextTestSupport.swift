@@ -1,40 +1,12 @@
 // Test helpers for the full-text tests: a seeded random generator and random text made of the
 // character classes the tokenizer must get right.
 
+import StockpotTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// SplitMix64: a small, seeded, reproducible generator; print the seed on failure.
-struct FullTextRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A seed from the environment (`STOCKPOT_SEED`) or a fresh random one.
-    static func seed() -> UInt64 {
-        if let text = environment("STOCKPOT_SEED"), let value = UInt64(text) { return value }
-        return UInt64.random(in: 0...UInt64.max)
-    }
-
-    /// The value of an environment variable, if set.
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        return String(cString: value)
-    }
-}
 
 /// Random text mixing the character classes that matter to the tokenizer.
 enum FullTextSamples {
@@ -57,7 +29,7 @@ enum FullTextSamples {
     ].map { Character(Unicode.Scalar(UInt32($0))!) }
 
     /// A combining mark: mostly U+0300...U+036F (some are FTS5 diacritics), some from other scripts.
-    static func combiningMark(_ random: inout FullTextRandom) -> Character {
+    static func combiningMark(_ random: inout SeededRandom) -> Character {
         let others: [UInt32] = [0x0483, 0x05B0, 0x0610, 0x093C, 0x0E31, 0x1AB0, 0x1DC0, 0x20D0, 0xFE20]
         let value = Int.random(in: 0..<4, using: &random) == 0
             ? others.randomElement(using: &random)! : UInt32.random(in: 0x300...0x36F, using: &random)
@@ -65,7 +37,7 @@ enum FullTextSamples {
     }
 
     /// Any Unicode scalar value.
-    static func anyScalar(_ random: inout FullTextRandom) -> Character {
+    static func anyScalar(_ random: inout SeededRandom) -> Character {
         while true {
             let value = Int.random(in: 0..<4, using: &random) == 0
                 ? UInt32.random(in: 0...0x10FFFF, using: &random)
@@ -75,7 +47,7 @@ enum FullTextSamples {
     }
 
     /// A random string of up to `maxLength` pieces.
-    static func text(_ random: inout FullTextRandom, maxLength: Int = 40) -> String {
+    static func text(_ random: inout SeededRandom, maxLength: Int = 40) -> String {
         var result = ""
         // Each string leans on a few classes so that runs of one script form real tokens.
         let classes = (0..<3).map { _ in Int.random(in: 0..<13, using: &random) }
@@ -102,7 +74,7 @@ enum FullTextSamples {
     }
 
     /// Random bytes that are mostly UTF-8 pieces, with stray, truncated and overlong sequences.
-    static func bytes(_ random: inout FullTextRandom) -> [UInt8] {
+    static func bytes(_ random: inout SeededRandom) -> [UInt8] {
         var result: [UInt8] = []
         for _ in 0..<Int.random(in: 0...30, using: &random) {
             switch Int.random(in: 0..<6, using: &random) {

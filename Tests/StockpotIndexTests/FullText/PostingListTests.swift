@@ -3,12 +3,13 @@
 
 import Testing
 @testable import StockpotIndex
+import StockpotTestSupport
 
 @Suite struct PostingListTests {
     static let format = PostingFormat(columnCount: 2, hasPositions: true)
 
     /// A random valid payload: one or two column groups of ascending positions.
-    static func payload(_ random: inout FullTextRandom) -> [UInt8] {
+    static func payload(_ random: inout SeededRandom) -> [UInt8] {
         var groups: [PositionGroup] = []
         for column in 0..<2 where Bool.random(using: &random) || (column == 1 && groups.isEmpty) {
             var positions: [Int] = []
@@ -43,8 +44,8 @@ import Testing
     }
 
     @Test func randomOperationsMatchADictionary() {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         var list = PostingList()
         var model: [Int64: [UInt8]] = [:]
         var snapshots: [(PostingList, [Int64: [UInt8]])] = []
@@ -92,7 +93,7 @@ import Testing
 
     @Test func descendingInsertsSplitBlocks() {
         var list = PostingList()
-        var random = FullTextRandom(seed: 7)
+        var random = SeededRandom(seed: 7)
         for id in stride(from: Int64(2000), to: 0, by: -1) {
             list.insert(id: id, payload: Self.payload(&random), format: Self.format)
         }
@@ -102,8 +103,8 @@ import Testing
     }
 
     @Test func cursorSeeksLikeALinearScan() {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         var list = PostingList()
         var ids: [Int64] = []
         var id: Int64 = -3

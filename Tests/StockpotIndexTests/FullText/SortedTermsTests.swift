@@ -3,16 +3,17 @@
 
 import Testing
 @testable import StockpotIndex
+import StockpotTestSupport
 
 @Suite struct SortedTermsTests {
-    static func randomToken(_ random: inout FullTextRandom) -> String {
+    static func randomToken(_ random: inout SeededRandom) -> String {
         let alphabet = Array("abcdeé中z0")
         return String((0..<Int.random(in: 1...4, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
     }
 
     @Test func insertsRemovesAndPrefixesMatchASortedArray() {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         var terms = SortedTerms()
         var model = Set<[UInt8]>()
         var copies: [(SortedTerms, [[UInt8]])] = []

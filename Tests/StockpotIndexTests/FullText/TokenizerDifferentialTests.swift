@@ -8,6 +8,7 @@ import Darwin
 #endif
 import Testing
 @testable import StockpotIndex
+import StockpotTestSupport
 
 @Suite struct TokenizerDifferentialTests {
     /// Our tokens as one flat buffer, for comparison with `FTS5Oracle.flatTokens`.
@@ -61,8 +62,8 @@ import Testing
     }
 
     @Test func randomStringsTokenizeLikeFTS5() {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         let oracle = FTS5Oracle()
         for iteration in 0..<4000 {
             let text = FullTextSamples.text(&random)
@@ -76,8 +77,8 @@ import Testing
     }
 
     @Test func randomInvalidUTF8TokenizesLikeFTS5() {
-        let seed = FullTextRandom.seed()
-        var random = FullTextRandom(seed: seed)
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
         let oracle = FTS5Oracle()
         for iteration in 0..<4000 {
             let bytes = FullTextSamples.bytes(&random)
@@ -125,13 +126,13 @@ import Testing
         #expect(Self.ourFlatTokens(valid).bytes == FTS5Oracle().tokens(valid).first?.bytes)
     }
 
-    @Test(.enabled(if: FullTextRandom.environment("STOCKPOT_FTS5_TABLES") != nil))
+    @Test(.enabled(if: TestEnvironment.string("STOCKPOT_FTS5_TABLES") != nil))
     func regenerateTokenizerTables() throws {
         // STOCKPOT_FTS5_TABLES=path swift test --filter regenerateTokenizerTables writes the
         // tables FTS5 implies to `path` (Sources/StockpotIndex/FullText/TokenizerTables.swift).
         let behaviour = FTS5CodePointBehaviour(oracle: FTS5Oracle())
         let source = try #require(behaviour.renderTables(), "FTS5 folds in a way the tables cannot express")
-        let path = try #require(FullTextRandom.environment("STOCKPOT_FTS5_TABLES"))
+        let path = try #require(TestEnvironment.string("STOCKPOT_FTS5_TABLES"))
         let file = try #require(fopen(path, "w") as UnsafeMutablePointer<FILE>?)
         defer { fclose(file) }
         #expect(fputs(source, file) >= 0)

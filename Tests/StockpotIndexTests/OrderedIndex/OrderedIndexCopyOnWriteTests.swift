@@ -4,11 +4,12 @@ import Synchronization
 import Testing
 import StockpotIndex
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct OrderedIndexCopyOnWriteTests {
     typealias T = OrderedIndexTesting
 
-    static func randomIndex(_ random: inout SplitMix64, count: Int, shape: (Int, Int)) -> OrderedIndex {
+    static func randomIndex(_ random: inout SeededRandom, count: Int, shape: (Int, Int)) -> OrderedIndex {
         var index = OrderedIndex(leafCapacity: shape.0, branchCapacity: shape.1)
         while index.count < count {
             index.insert(T.value(&random), id: Int64(random.below(10_000) + 1))
@@ -18,7 +19,7 @@ import StockpotJSON
 
     @Test(arguments: [(2, 3), (64, 64)], [UInt64(11), 12])
     func aCopyKeepsItsEntriesWhileEitherSideChanges(shape: (Int, Int), seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var original = Self.randomIndex(&random, count: 2_000, shape: shape)
         let saved = T.entries(original)
         var copy = original
@@ -54,7 +55,7 @@ import StockpotJSON
     }
 
     @Test func aSnapshotIsUnchangedByLaterWrites() throws {
-        var random = SplitMix64(seed: 21)
+        var random = SeededRandom(seed: 21)
         var index = Self.randomIndex(&random, count: 1_000, shape: (4, 4))
         let snapshot = index
         let expected = T.entries(snapshot)
@@ -71,14 +72,14 @@ import StockpotJSON
 
     @Test(arguments: [(4, 4), (64, 64)])
     func aReaderThreadOnACopySeesItUnchangedWhileTheWriterMutates(shape: (Int, Int)) async throws {
-        var random = SplitMix64(seed: 31)
+        var random = SeededRandom(seed: 31)
         var index = Self.randomIndex(&random, count: 5_000, shape: shape)
         let snapshot = index
         let expected = T.entries(snapshot)
         let writerDone = Flag()
         let reader = Task.detached { () -> String? in
             var round = 0
-            var probe = SplitMix64(seed: 32)
+            var probe = SeededRandom(seed: 32)
             while round < 3 || !writerDone.value.load(ordering: .acquiring) {
                 round += 1
                 guard snapshot.count == expected.count else { return "round \(round): count" }

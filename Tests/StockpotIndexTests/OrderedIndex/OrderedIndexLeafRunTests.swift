@@ -4,6 +4,7 @@
 import Testing
 import StockpotIndex
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct OrderedIndexLeafRunTests {
     typealias T = OrderedIndexTesting
@@ -33,7 +34,7 @@ import StockpotJSON
 
     @Test(arguments: [2, 3, 5, 64])
     func leafRunsVisitWhatForEachVisits(capacity: Int) throws {
-        var random = SplitMix64(seed: UInt64(capacity))
+        var random = SeededRandom(seed: UInt64(capacity))
         var index = OrderedIndex(leafCapacity: capacity, branchCapacity: max(3, capacity))
         for id in 1...300 { index.insert(T.value(&random), id: Int64(id)) }
         for start in -1...(index.count + 1) {
@@ -75,7 +76,7 @@ import StockpotJSON
     /// slot and past it, repeated, and past every entry, in small and large leaves.
     @Test(arguments: [2, 3, 8, 64])
     func ascendingBoundsAgreeWithSingleBounds(capacity: Int) {
-        var random = SplitMix64(seed: 40 &+ UInt64(capacity))
+        var random = SeededRandom(seed: 40 &+ UInt64(capacity))
         var index = OrderedIndex(leafCapacity: capacity, branchCapacity: max(3, capacity))
         let alphabet: [UInt8] = [0x41, 0x42, 0x61, 0x62, 0x7A, 0xC3, 0xA9]
         func randomBytes() -> [UInt8] { (0..<random.below(5)).map { _ in alphabet[random.below(alphabet.count)] } }

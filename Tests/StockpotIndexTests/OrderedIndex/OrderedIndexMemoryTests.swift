@@ -4,6 +4,7 @@
 import Testing
 import StockpotIndex
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct OrderedIndexMemoryTests {
     /// A 40-byte text: 13 bytes of columns and an 8-byte span an entry, plus the text once per
@@ -12,7 +13,7 @@ import StockpotJSON
     static let longText = IndexValue.text(String(repeating: "Account ", count: 5))
 
     @Test func equalTextsInALeafShareTheirBytes() throws {
-        var random = SplitMix64(seed: 11)
+        var random = SeededRandom(seed: 11)
         var ids = Array(1...5_000).map(Int64.init)
         ids.shuffle(using: &random)
         var inserted = OrderedIndex()
@@ -38,7 +39,7 @@ import StockpotJSON
         // committed state is): every leaf a batch touches is copied. Full-capacity copies and
         // halves of splits left about 27 bytes an entry with 8-byte ids; a bulk build takes
         // about 15 with 4-byte ones.
-        var random = SplitMix64(seed: 5)
+        var random = SeededRandom(seed: 5)
         var index = OrderedIndex()
         var entries: [IndexEntry] = []
         var committed = index
@@ -61,7 +62,7 @@ import StockpotJSON
         // where 16-bit span offsets can no longer hold it, so the spans widen in place. Every
         // entry must read back through that, a copy on write, removals (compaction) and a
         // snapshot.
-        var random = SplitMix64(seed: 23)
+        var random = SeededRandom(seed: 23)
         let texts = (0..<64).map { i in IndexValue.text(String(1_000 + i) + String(repeating: "abcdefghij", count: 150)) }
         var order = Array(texts.indices)
         order.shuffle(using: &random)

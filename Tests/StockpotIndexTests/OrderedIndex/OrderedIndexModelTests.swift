@@ -3,6 +3,7 @@
 import Testing
 import StockpotIndex
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct OrderedIndexModelTests {
     typealias T = OrderedIndexTesting
@@ -50,11 +51,11 @@ import StockpotJSON
     /// the way; `after` sees the index after every step. A copy of the index is held for 100
     /// steps at a time, so nodes are copied on write as under a store's committed state.
     static func randomChanges(
-        shape: (Int, Int), seed: UInt64, id: (inout SplitMix64, Int) -> Int64,
-        value: (inout SplitMix64) -> IndexValue = T.value,
+        shape: (Int, Int), seed: UInt64, id: (inout SeededRandom, Int) -> Int64,
+        value: (inout SeededRandom) -> IndexValue = T.value,
         after: (OrderedIndex, Int) throws -> Void = { _, _ in }
     ) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var index = OrderedIndex(leafCapacity: shape.0, branchCapacity: shape.1)
         var model = SortedArrayModel()
         let context = "seed \(seed) shape \(shape)"
@@ -87,7 +88,7 @@ import StockpotJSON
 
     /// Compares every query of `index` with `model`.
     static func check(
-        _ index: OrderedIndex, against model: SortedArrayModel, _ random: inout SplitMix64, context: String
+        _ index: OrderedIndex, against model: SortedArrayModel, _ random: inout SeededRandom, context: String
     ) throws {
         let expected = model.entries
         try #require(index.invariantViolation() == nil, "\(context): \(index.invariantViolation()!)")
@@ -147,7 +148,7 @@ import StockpotJSON
 
     @Test(arguments: [(2, 3), (4, 4), (64, 64)], [0, 1, 2, 5, 63, 64, 65, 257, 4_097])
     func bulkBuildMatchesInsertingOneByOne(shape: (Int, Int), size: Int) throws {
-        var random = SplitMix64(seed: UInt64(size) &* 31 &+ UInt64(shape.0))
+        var random = SeededRandom(seed: UInt64(size) &* 31 &+ UInt64(shape.0))
         var model = SortedArrayModel()
         var unsorted: [IndexEntry] = []
         while model.entries.count < size {
@@ -177,7 +178,7 @@ import StockpotJSON
             index.insert(value, id: Int64(i + 1))
             model.insert(IndexEntry(value: value, id: Int64(i + 1)))
         }
-        var random = SplitMix64(seed: 7)
+        var random = SeededRandom(seed: 7)
         try Self.check(index, against: model, &random, context: "runs \(shape)")
         for i in stride(from: 0, to: 3_000, by: 2) {
             let value = IndexValue.integer(Int64(i < 1_500 ? i : 10_000 - i))

@@ -3,6 +3,7 @@
 import Testing
 import StockpotIndex
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct OrderedIndexSnapshotTests {
     typealias T = OrderedIndexTesting
@@ -85,7 +86,7 @@ import StockpotJSON
 
     @Test(arguments: [UInt64(41), 42, 43])
     func roundTripsKeepEveryEntryExactly(seed: UInt64) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var index = OrderedIndex(leafCapacity: 5, branchCapacity: 4)
         for _ in 0..<3_000 {
             index.insert(T.value(&random), id: Int64(bitPattern: random.next() >> UInt64(random.below(64))))
@@ -145,7 +146,7 @@ import StockpotJSON
     }
 
     static func sample(_ seed: UInt64, count: Int) -> [UInt8] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var index = OrderedIndex()
         while index.count < count { index.insert(T.value(&random), id: Int64(random.below(500) + 1)) }
         return index.serialized()
@@ -160,7 +161,7 @@ import StockpotJSON
 
     @Test(arguments: [UInt64(61), 62, 63, 64])
     func damagedBytesThrowOrReadAsASoundIndex(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let original = Self.sample(seed, count: 200)
         for trial in 0..<1_500 {
             var bytes: [UInt8]

@@ -1,26 +1,9 @@
-// Shared pieces of the ordered index tests: a seeded SplitMix64 generator, value pools with the
+// Shared pieces of the ordered index tests: a seeded SeededRandom generator, value pools with the
 // hard cases (extremes, -0.0, integral doubles, prefixes, non-ASCII), and a sorted-array model.
 import Testing
 import StockpotIndex
 import StockpotJSON
-
-/// SplitMix64: a small, fast, seedable generator; tests print the seed on failure.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
+import StockpotTestSupport
 
 enum OrderedIndexTesting {
     static let integers: [Int64] = [
@@ -39,7 +22,7 @@ enum OrderedIndexTesting {
     ]
 
     /// A value from the pools (so values repeat) or, sometimes, a fresh random one.
-    static func value(_ random: inout SplitMix64) -> IndexValue {
+    static func value(_ random: inout SeededRandom) -> IndexValue {
         switch random.below(10) {
         case 0: return .null
         case 1, 2: return .integer(integers[random.below(integers.count)])

@@ -2,6 +2,7 @@
 // tokenizer) whose rowids are entry ids, queried with `MATCH ?`; plus a seeded generator.
 
 import CSQLite
+import StockpotTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,27 +69,3 @@ final class FTS5MatchTable {
     }
 }
 
-/// SplitMix64: small, seeded, reproducible; the seed comes from `STOCKPOT_SEED` or is fresh.
-struct MatchRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    static func seed() -> UInt64 {
-        if let text = getenv("STOCKPOT_SEED"), let value = UInt64(String(cString: text)) { return value }
-        return UInt64.random(in: 0...UInt64.max)
-    }
-
-    /// True with probability 1 / n.
-    mutating func oneIn(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &self) == 0 }
-
-    mutating func pick<T>(_ items: [T]) -> T { items.randomElement(using: &self)! }
-}

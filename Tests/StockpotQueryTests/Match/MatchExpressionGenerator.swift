@@ -2,6 +2,7 @@
 // spelled twice: Stockpot's (`{s:cN}:` filters, lenient forms) and FTS5's (`cN :`, quoted).
 
 import StockpotIndex
+import StockpotTestSupport
 
 /// A random expression in both spellings.
 struct MatchCase {
@@ -28,7 +29,7 @@ struct MatchCase {
 
 /// Generates documents and expressions; `columnCount` full-text columns named `c0`....
 struct MatchExpressionGenerator {
-    var random: MatchRandom
+    var random: SeededRandom
     let columnCount: Int
     /// Also Stockpot-only forms: groups in sequences, stray `+` and `*` (FTS5 gets the meaning).
     var lenient = false

@@ -5,6 +5,7 @@
 import StockpotIndex
 import Testing
 @testable import StockpotQuery
+import StockpotTestSupport
 
 @Suite struct MatchFTS5DifferentialTests {
     static let columnCount = 3
@@ -66,8 +67,8 @@ import Testing
     /// 3,000 expressions over three columns, 1,000 over one.
     @Test(arguments: [3, 1])
     func generatedExpressionsMatchFTS5(columnCount: Int) {
-        let seed = MatchRandom.seed()
-        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: columnCount)
+        let seed = SeededRandom.seedFromEnvironment()
+        var generator = MatchExpressionGenerator(random: SeededRandom(seed: seed), columnCount: columnCount)
         let fixture = Fixture(&generator)
         var failures = 0
         var nonEmpty = 0
@@ -87,8 +88,8 @@ import Testing
     }
 
     @Test func restrictedExpressionsMatchFTS5ColumnFilters() {
-        let seed = MatchRandom.seed()
-        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
+        let seed = SeededRandom.seedFromEnvironment()
+        var generator = MatchExpressionGenerator(random: SeededRandom(seed: seed), columnCount: Self.columnCount)
         let fixture = Fixture(&generator)
         var failures = 0
         for number in 0..<1_000 {
@@ -103,8 +104,8 @@ import Testing
     }
 
     @Test func lenientExpressionsMatchTheirFTS5Translation() {
-        let seed = MatchRandom.seed()
-        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
+        let seed = SeededRandom.seedFromEnvironment()
+        var generator = MatchExpressionGenerator(random: SeededRandom(seed: seed), columnCount: Self.columnCount)
         generator.lenient = true
         let fixture = Fixture(&generator)
         var failures = 0
@@ -138,8 +139,8 @@ import Testing
     }
 
     @Test func tokenSoupThatFTS5AcceptsMatchesFTS5() {
-        let seed = MatchRandom.seed()
-        var generator = MatchExpressionGenerator(random: MatchRandom(seed: seed), columnCount: Self.columnCount)
+        let seed = SeededRandom.seedFromEnvironment()
+        var generator = MatchExpressionGenerator(random: SeededRandom(seed: seed), columnCount: Self.columnCount)
         let fixture = Fixture(&generator)
         var failures = 0
         var accepted = 0

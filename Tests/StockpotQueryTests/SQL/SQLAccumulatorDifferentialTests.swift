@@ -3,6 +3,7 @@
 // including sums that overflow.
 
 import Testing
+import StockpotTestSupport
 @testable import StockpotQuery
 
 @Suite struct SQLAccumulatorDifferentialTests {
@@ -14,7 +15,7 @@ import Testing
     ]
 
     @Test func randomColumnsAggregateAsSQLiteDoes() {
-        let seed = SQLTestSeed.value()
+        let seed = SeededRandom.seedFromEnvironment()
         var values = SQLTestValues(seed: seed)
         let oracle = SQLiteValueOracle()
         var failures = 0

@@ -3,12 +3,13 @@
 // numbers ("12", " 12", "1e3", "0x10", "12abc"), non-ASCII and empty.
 
 @testable import StockpotQuery
+import StockpotTestSupport
 
 /// Draws values and expressions from a seeded generator.
 struct SQLTestValues {
-    var random: SplitMix64
+    var random: SeededRandom
 
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
     mutating func chance(_ n: Int) -> Bool { random.below(n) == 0 }
     mutating func pick<T>(_ items: [T]) -> T { items[random.below(items.count)] }

@@ -7,6 +7,7 @@ import StockpotIndex
 import StockpotJSON
 @testable import StockpotQuery
 import Testing
+import StockpotTestSupport
 
 @Suite struct SQLTextLookupTests {
     /// Texts with shared prefixes, lengths around the hash's 8-byte steps, and non-ASCII.
@@ -34,7 +35,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3])
     func findsWhatTheIndexFinds(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var entries: [IndexEntry] = []
         let extra = (0..<300).map { "key-\($0 * 7919 % 1000)" }
         for id in 0..<3000 {

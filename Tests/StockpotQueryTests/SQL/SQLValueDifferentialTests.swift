@@ -3,11 +3,12 @@
 // columns of t(a TEXT, b INTEGER, c REAL); each result compared in value and storage class.
 
 import Testing
+import StockpotTestSupport
 @testable import StockpotQuery
 
 @Suite struct SQLValueDifferentialTests {
     @Test func randomExpressionsAgreeWithSQLite() {
-        let seed = SQLTestSeed.value()
+        let seed = SeededRandom.seedFromEnvironment()
         var values = SQLTestValues(seed: seed)
         let oracle = SQLiteValueOracle()
         var failures = 0
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func realTextAgreesWithSQLite() {
-        let seed = SQLTestSeed.value()
+        let seed = SeededRandom.seedFromEnvironment()
         var values = SQLTestValues(seed: seed)
         let oracle = SQLiteValueOracle()
         var failures = 0

@@ -110,10 +110,4 @@ final class SQLiteValueOracle {
     }
 }
 
-/// The seed of a random test: `STOCKPOT_SEED` when set, else fresh.
-enum SQLTestSeed {
-    static func value() -> UInt64 {
-        if let text = getenv("STOCKPOT_SEED"), let value = UInt64(String(cString: text)) { return value }
-        return UInt64.random(in: 0...UInt64.max)
-    }
-}
+

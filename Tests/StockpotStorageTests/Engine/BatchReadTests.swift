@@ -6,6 +6,7 @@
 import Foundation
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct BatchReadTests {
     /// Keys of one length (the batch call takes keys packed back to back).
@@ -14,7 +15,7 @@ import Testing
     /// Writes `count` keys one batch each (so small roll sizes spread them over segments), some
     /// as blobs, closes and reopens; returns the engine and the model.
     private func makeEngine(directory: String, fileSystem: any FileSystem, count: Int) throws -> (StorageEngine, [[UInt8]: [UInt8]]) {
-        var generator = SeededGenerator(seed: 11)
+        var generator = SeededRandom(seed: 11)
         var model: [[UInt8]: [UInt8]] = [:]
         do {
             let engine = try openTestEngine(fileSystem, directory: directory)
@@ -44,7 +45,7 @@ import Testing
         let (engine, model) = try makeEngine(directory: realFileSystem ? directory : "/store", fileSystem: fileSystem, count: 120)
         defer { try? engine.close() }
         // Written more after the reopen: these live in the active segment, read with pread.
-        var generator = SeededGenerator(seed: 12)
+        var generator = SeededRandom(seed: 12)
         var batch = WriteBatch()
         var expected = model
         for number in 120..<130 {
@@ -56,7 +57,7 @@ import Testing
         #expect(try engine.statistics().segments > 2, "the keys should span several segments")
 
         // Present, missing (never written, deleted) and repeated keys, out of order.
-        var random = SeededGenerator(seed: 13)
+        var random = SeededRandom(seed: 13)
         var keys = (0..<140).map { key($0) }
         keys += keys.prefix(10)
         keys.shuffle(using: &random)

@@ -7,6 +7,7 @@ import Foundation
 import StorageCrashWorkload
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite(.serialized) struct CrashTests {
     private var writerURL: URL {
@@ -15,15 +16,14 @@ import Testing
     }
 
     @Test func killedWriterLosesNothingAcknowledged() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let kills = Int(environment["STOCKPOT_CRASH_KILLS"] ?? "") ?? 200
-        let seed = UInt64(environment["STOCKPOT_CRASH_SEED"] ?? "") ?? 20_261_130
+        let kills = TestEnvironment.integer("STOCKPOT_CRASH_KILLS", default: 200)
+        let seed = TestEnvironment.seed("STOCKPOT_CRASH_SEED", default: 20_261_130)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("stockpot-crash-\(getpid())-\(seed)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(FileManager.default.isExecutableFile(atPath: writerURL.path), "missing \(writerURL.path)")
 
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         var model: [[UInt8]: [UInt8]] = [:]
         var modelProgress = 0
         var acknowledgedTotal = 0

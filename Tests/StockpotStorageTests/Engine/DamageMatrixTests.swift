@@ -6,6 +6,7 @@
 
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct DamageMatrixTests {
     enum Damage: String, CaseIterable, Sendable {
@@ -16,7 +17,7 @@ import Testing
     /// its contents.
     private static func build(_ fileSystem: MemoryFileSystem, _ directory: String, seed: UInt64) throws -> [[UInt8]: [UInt8]] {
         let engine = try openTestEngine(fileSystem, directory: directory)
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         var model: [[UInt8]: [UInt8]] = [:]
         for start in stride(from: 0, to: 300, by: 15) {
             var batch = WriteBatch()

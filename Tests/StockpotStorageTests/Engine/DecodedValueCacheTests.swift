@@ -7,6 +7,7 @@ import Dispatch
 import Synchronization
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct DecodedValueCacheTests {
     /// The value a record at `segment`/`offset` decodes to in these tests: a record never
@@ -88,7 +89,7 @@ import Testing
     /// value, the bytes held never pass the capacity, and the counters add up.
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func randomReadsGetTheirRecordsValueWithinTheBudget(seed: UInt64) throws {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         // Room for 512 entries of up to 4 KiB: the byte budget, not the entries, is the limit.
         let capacity = 256 << 10
         let cache = try #require(DecodedValueCache(capacityBytes: capacity))
@@ -174,7 +175,7 @@ import Testing
     /// A cache whose lookups mostly hit never bypasses, however many there are.
     @Test func aCacheThatHitsNeverBypasses() throws {
         let cache = try #require(DecodedValueCache(capacityBytes: 64 << 10, windowProbes: 64))
-        var generator = SeededGenerator(seed: 11)
+        var generator = SeededRandom(seed: 11)
         for _ in 0..<5_000 {
             // One read in ten is of a record never read before; the rest of twenty kept ones.
             let index = generator.below(10) == 0 ? 1_000 + generator.below(1_000_000) : generator.below(20)
@@ -193,7 +194,7 @@ import Testing
         let cache = try #require(DecodedValueCache(capacityBytes: 32 << 10))
         let wrong = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
-            var generator = SeededGenerator(seed: UInt64(thread + 1))
+            var generator = SeededRandom(seed: UInt64(thread + 1))
             for _ in 0..<20_000 {
                 let index = generator.below(80)
                 let segment = UInt32(index % 3), offset = UInt32(64 + index * 64), length = 10 + index * 7
@@ -215,7 +216,7 @@ import Testing
     /// and counts nothing until something is read.
     @Test func replayDoesNotGoThroughTheCache() throws {
         let fileSystem = MemoryFileSystem()
-        var generator = SeededGenerator(seed: 9)
+        var generator = SeededRandom(seed: 9)
         do {
             let engine = try openTestEngine(fileSystem)
             for number in 0..<40 {
@@ -244,7 +245,7 @@ import Testing
     @Test func engineReadsThroughTheCacheMatchWhatWasWritten() throws {
         let fileSystem = MemoryFileSystem()
         let engine = try openTestEngine(fileSystem)
-        var generator = SeededGenerator(seed: 5)
+        var generator = SeededRandom(seed: 5)
         var model: [[UInt8]: [UInt8]] = [:]
         for number in 0..<60 {
             var batch = WriteBatch()

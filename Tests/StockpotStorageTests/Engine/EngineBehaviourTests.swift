@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct EngineBehaviourTests {
     @Test func readersSeeWholeBatchesWhileWritingAndCompacting() throws {
@@ -96,7 +97,7 @@ import Testing
         options.sealActiveSegmentOnCloseBytes = 4 << 10
         options.backgroundCompaction = false
         var model: [[UInt8]: [UInt8]] = [:]
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
         for number in 0..<40 {
             var batch = WriteBatch()
@@ -229,7 +230,7 @@ import Testing
         let engine = try openTestEngine(fileSystem, durability: .none)
         var model: [[UInt8]: [UInt8]] = [:]
         var models = [model]
-        var generator = SeededGenerator(seed: 5)
+        var generator = SeededRandom(seed: 5)
         for _ in 0..<30 {
             let batch = randomBatch(&generator, keyRange: 40, model: model)
             try engine.write(batch)

@@ -3,6 +3,7 @@
 
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct EngineModelTests {
     /// The upper layer the tests play: it keeps a copy of every key and value, saves it in
@@ -48,7 +49,7 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func randomOperationsMatchADictionary(seed: UInt64) throws {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         let fileSystem = MemoryFileSystem()
         let background = seed % 2 == 0
         var engine = try openTestEngine(fileSystem, backgroundCompaction: background)
@@ -181,7 +182,7 @@ import Testing
     @Test func compactionKeepsSpaceBounded() throws {
         let fileSystem = MemoryFileSystem()
         let engine = try openTestEngine(fileSystem, backgroundCompaction: true)
-        var generator = SeededGenerator(seed: 99)
+        var generator = SeededRandom(seed: 99)
         for round in 0..<400 {
             var batch = WriteBatch()
             batch.put(testKey(round % 20), testValue(&generator))

@@ -2,23 +2,7 @@
 // open engines on a file system and compare them with the model.
 
 @testable import StockpotStorage
-
-/// SplitMix64: a small seeded generator, so every random test can print its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
+import StockpotTestSupport
 
 /// Keys in two key spaces, so that compression dictionaries and ordering are exercised.
 func testKey(_ number: Int, space: UInt32 = 1) -> [UInt8] {
@@ -29,7 +13,7 @@ func testKey(_ number: Int, space: UInt32 = 1) -> [UInt8] {
 
 /// A value whose bytes depend on the seed and version: JSON-like text that compresses, with
 /// lengths from a few bytes to a few KB (and past the blob threshold when asked).
-func testValue(_ generator: inout SeededGenerator, large: Bool = false) -> [UInt8] {
+func testValue(_ generator: inout SeededRandom, large: Bool = false) -> [UInt8] {
     let words = ["soup", "index", "entry", "Account", "Banking", "Zürich", "\"quoted\"", "42", "true"]
     var text = "{\"id\":\(generator.next() % 100_000),\"words\":\""
     let count = large ? 40_000 : generator.below(200)
@@ -94,7 +78,7 @@ func apply(_ batch: WriteBatch, to model: inout [[UInt8]: [UInt8]]) {
 }
 
 /// A random batch of puts, overwrites and deletes over keys below `keyRange`.
-func randomBatch(_ generator: inout SeededGenerator, keyRange: Int, model: [[UInt8]: [UInt8]]) -> WriteBatch {
+func randomBatch(_ generator: inout SeededRandom, keyRange: Int, model: [[UInt8]: [UInt8]]) -> WriteBatch {
     var batch = WriteBatch()
     for _ in 0..<(1 + generator.below(6)) {
         let key = testKey(generator.below(keyRange), space: generator.below(4) == 0 ? 2 : 1)

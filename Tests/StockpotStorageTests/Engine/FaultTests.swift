@@ -4,6 +4,7 @@
 
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 /// A fixed workload: batches with overwrites, deletes and large values, a snapshot every 12
 /// batches and a compaction every 9. Records the model after each acknowledged batch; stops at
@@ -15,7 +16,7 @@ struct FaultWorkload {
     var errors: [StorageError] = []
 
     mutating func run(on fileSystem: any FileSystem, batches: Int = 36, stopAtError: Bool) -> StorageEngine? {
-        var generator = SeededGenerator(seed: 4242)
+        var generator = SeededRandom(seed: 4242)
         let engine: StorageEngine
         do {
             engine = try openTestEngine(fileSystem)

@@ -7,6 +7,7 @@ import Glibc
 import Foundation
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct MappingWarmerTests {
     /// `RUSAGE_THREAD` (1), which Glibc's module does not export: tests run in parallel.
@@ -35,7 +36,7 @@ import Testing
     /// record at a time as a log is, closed and reopened.
     private func reopenedStore(at directory: String, warm: Bool) throws -> StorageEngine {
         var writer = try openTestEngine(RealFileSystem(), directory: directory, durability: .none)
-        var generator = SeededGenerator(seed: 41)
+        var generator = SeededRandom(seed: 41)
         for number in 0..<800 {
             var batch = WriteBatch()
             batch.put(Array("key\(number)".utf8), testValue(&generator))
@@ -74,7 +75,7 @@ import Testing
         engine.warmer.waitUntilIdle()
         _ = faultsReadingSealedSegments(engine)  // every segment mapped before the roll
         let sealedBefore = engine.view().version.segments.files.count
-        var generator = SeededGenerator(seed: 42)
+        var generator = SeededRandom(seed: 42)
         while engine.view().version.segments.files.count == sealedBefore {
             var batch = WriteBatch()
             batch.put(Array("more\(generator.next())".utf8), testValue(&generator))

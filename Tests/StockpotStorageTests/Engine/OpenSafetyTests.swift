@@ -4,6 +4,7 @@
 
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct OpenSafetyTests {
     /// Every file of `directory` with its bytes.
@@ -21,7 +22,7 @@ import Testing
         _ fileSystem: MemoryFileSystem, directory: String = "/store", count: Int = 400, seed: UInt64 = 1
     ) throws -> [[UInt8]: [UInt8]] {
         let engine = try openTestEngine(fileSystem, directory: directory)
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         var model: [[UInt8]: [UInt8]] = [:]
         for start in stride(from: 0, to: count, by: 20) {
             var batch = WriteBatch()

@@ -4,6 +4,7 @@
 
 import StockpotStorage
 import Testing
+import StockpotTestSupport
 
 @Suite struct PreallocationTests {
     /// The size of the highest-numbered segment file in `/store`: the active one.
@@ -14,7 +15,7 @@ import Testing
 
     /// Writes `count` small single-put batches; the model of what they wrote.
     func writeBatches(_ engine: StorageEngine, count: Int, seed: UInt64) throws -> [[UInt8]: [UInt8]] {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         var model: [[UInt8]: [UInt8]] = [:]
         for number in 0..<count {
             var batch = WriteBatch()

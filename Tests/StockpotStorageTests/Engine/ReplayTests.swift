@@ -4,6 +4,7 @@
 
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct ReplayTests {
     /// More keys than three replay chunks, so chunk boundaries and the parallel reads are hit.
@@ -13,7 +14,7 @@ import Testing
     /// hint files, so values are read only by the replay; returns its model.
     private func makeStore(_ fileSystem: MemoryFileSystem) throws -> [[UInt8]: [UInt8]] {
         let engine = try openTestEngine(fileSystem, durability: .none)
-        var generator = SeededGenerator(seed: 0x5EED_0C4A)
+        var generator = SeededRandom(seed: 0x5EED_0C4A)
         var model: [[UInt8]: [UInt8]] = [:]
         var batch = WriteBatch()
         for number in 0..<Self.keyCount {
@@ -60,7 +61,7 @@ import Testing
         let engine = try openTestEngine(fileSystem, durability: .none)
         try engine.recover { _ in }
         try engine.saveSnapshot([7], coveringSequence: engine.view().sequence)
-        var generator = SeededGenerator(seed: 0xDE1E7E)
+        var generator = SeededRandom(seed: 0xDE1E7E)
         var expected: [[UInt8]: String] = [:]
         var batch = WriteBatch()
         for (index, key) in Self.sorted(model.keys).enumerated() where index % 3 == 0 || index % 7 == 0 {

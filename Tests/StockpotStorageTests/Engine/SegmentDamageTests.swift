@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct SegmentDamageTests {
     /// A store whose batches are one record each, closed; returns the file system and the
@@ -15,7 +16,7 @@ import Testing
         options.backgroundCompaction = false
         options.dictionaryBytes = 0
         let engine = try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededRandom(seed: 7)
         var model: [[UInt8]: [UInt8]] = [:]
         var models = [model]
         for number in 0..<batches {

@@ -4,6 +4,7 @@
 import Foundation
 import StockpotStorage
 import Testing
+import StockpotTestSupport
 
 /// Which implementation a conformance test runs against.
 enum FileSystemKind: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -28,12 +29,8 @@ func withScratchDirectory(_ kind: FileSystemKind, _ body: (FileSystemFixture) th
         try fileSystem.createDirectory("/scratch")
         try body(FileSystemFixture(fileSystem: fileSystem, root: "/scratch"))
     case .real:
-        let root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stockpot-fs-\(UUID().uuidString)").path
-        let fileSystem = RealFileSystem()
-        try fileSystem.createDirectory(root)
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try body(FileSystemFixture(fileSystem: fileSystem, root: root))
+        let root = try TemporaryDirectory(prefix: "stockpot-fs")
+        try withExtendedLifetime(root) { try body(FileSystemFixture(fileSystem: RealFileSystem(), root: root.path)) }
     }
 }
 

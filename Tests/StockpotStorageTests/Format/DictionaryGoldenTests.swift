@@ -3,6 +3,7 @@
 import Testing
 
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct DictionaryGoldenTests {
     static let content: [UInt8] = [0x7B, 0x22, 0x61, 0x22, 0x3A]  // {"a":
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func fullSizeDictionaryRoundTrips() throws {
-        var random = FormatTestRandom(seed: 0xD1C7)
+        var random = SeededRandom(seed: 0xD1C7)
         let content = random.bytes(DictionaryFormat.maximumContentLength)
         let encoded = DictionaryFormat.encode(id: 65_535, keySpace: 0xDEAD_BEEF, content: content)
         let decoded = try decodeExpectingSuccess(encoded) { bytes throws(StorageError) in

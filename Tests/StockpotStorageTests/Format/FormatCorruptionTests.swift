@@ -4,6 +4,7 @@
 import Testing
 
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct FormatCorruptionTests {
     /// A sample file of one format and the decoder that must reject any damage to it.
@@ -19,7 +20,7 @@ import Testing
     static let blobReference = BlobReference(fileNumber: 21, length: 1_048_577, checksum: 0xFEED_F00D_1234_5678)
 
     static let cases: [Case] = {
-        var random = FormatTestRandom(seed: 0xC0_22_0B_7)
+        var random = SeededRandom(seed: 0xC0_22_0B_7)
         let json = Array(repeating: Array(#"{"Name":"Acme","Industry":"Retail"},"#.utf8), count: 12).flatMap { $0 }
         return [
             Case(name: "manifest", bytes: ManifestGoldenTests.populated.encoded(), exactLength: true) { bytes throws(StorageError) in
@@ -102,7 +103,7 @@ import Testing
 
     @Test(arguments: [0xBAD_0001, 0xBAD_0002] as [UInt64])
     func randomGarbageIsRejectedWithoutTrapping(seed: UInt64) {
-        var random = FormatTestRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         for round in 0..<500 {
             let garbage = random.bytes(Int.random(in: 0...400, using: &random))
             for sample in Self.cases {

@@ -3,25 +3,7 @@
 import Testing
 
 @testable import StockpotStorage
-
-/// SplitMix64: a small seeded generator, so a failing random test can be replayed from its seed.
-struct FormatTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
-    }
-}
+import StockpotTestSupport
 
 enum FormatTestBytes {
     /// `bytes` with bit `bit` (0 = lowest bit of byte 0) inverted.

@@ -4,11 +4,12 @@
 import Testing
 
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct LZ4CodecTests {
     /// JSON-ish documents of about 1 KB that share field names and enumerations.
     static func documents(count: Int, seed: UInt64) -> [[UInt8]] {
-        var random = FormatTestRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         let industries = ["Retail", "Banking", "Energy", "Healthcare", "Technology", "Media"]
         let words = ["north", "river", "stone", "harbor", "maple", "summit", "cedar", "lake", "pine", "field"]
         func word() -> String { words[Int.random(in: 0..<words.count, using: &random)] }
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func incompressibleInputIsNotCompressed() {
-        var random = FormatTestRandom(seed: 5)
+        var random = SeededRandom(seed: 5)
         #expect(Self.compress(random.bytes(1000), dictionary: []) == nil)
         #expect(Self.compress([], dictionary: []) == nil)
         #expect(Self.compress([1, 2, 3], dictionary: []) == nil)
@@ -108,7 +109,7 @@ import Testing
 
     @Test(arguments: [0x1A4_0001, 0x1A4_0002] as [UInt64])
     func damagedBlocksNeverTrap(seed: UInt64) throws {
-        var random = FormatTestRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         let dictionary = Array(Self.documents(count: 64, seed: 8).joined())
         let document = Self.documents(count: 1, seed: 9)[0]
         let block = try #require(Self.compress(document, dictionary: dictionary))
@@ -139,7 +140,7 @@ import Testing
 
         // Damaged blocks fail or decode to something, never trap; the buffers they went
         // through still hold the dictionary, so a sound block decodes right afterwards.
-        var random = FormatTestRandom(seed: 32)
+        var random = SeededRandom(seed: 32)
         let document = Self.documents(count: 1, seed: 33)[0]
         let block = try #require(Self.compress(document, dictionary: dictionary))
         for _ in 0..<500 {
@@ -220,7 +221,7 @@ import Testing
     }
 
     @Test func incompressibleOrEmptyInputIsNotCompressed() {
-        var random = FormatTestRandom(seed: 25)
+        var random = SeededRandom(seed: 25)
         let compressor = LZ4Compressor()
         let dictionary = LZ4Dictionary(Array(LZ4CodecTests.documents(count: 8, seed: 26).joined()))
         #expect(random.bytes(1000).withUnsafeBytes { compressor.compress($0, dictionary: dictionary) } == nil)

@@ -3,6 +3,7 @@
 import Testing
 
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct RecordCodecTests {
     /// One record of each shape segment.md allows, with the key and stored value it holds.
@@ -111,7 +112,7 @@ import Testing
 
     @Test(arguments: [0x5EED_0001, 0x5EED_0002, 0x5EED_0003] as [UInt64])
     func randomGarbageNeverTraps(seed: UInt64) {
-        var random = FormatTestRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         var decodedRecords = 0
         for _ in 0..<3000 {
             let buffer = random.bytes(Int.random(in: 0...300, using: &random))
@@ -128,7 +129,7 @@ import Testing
     func mutatedRecordsNeverDecodeWrongly(seed: UInt64) {
         // Plausible garbage: valid records with random bytes overwritten, so decoding gets past
         // the frame length and tag checks before it fails.
-        var random = FormatTestRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         for round in 0..<3000 {
             let original = Self.encoded(Int.random(in: Self.samples.indices, using: &random))
             var damaged = original

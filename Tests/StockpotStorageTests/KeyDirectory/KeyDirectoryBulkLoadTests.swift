@@ -3,13 +3,14 @@
 
 import Testing
 @testable import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct KeyDirectoryBulkLoadTests {
     typealias T = KeyDirectoryTesting
 
     /// Ascending entries: random keys, sorted and deduplicated.
     static func ascendingEntries(count: Int, seed: UInt64) -> [(key: [UInt8], location: KeyLocation)] {
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var keys = Set<[UInt8]>()
         var pool: [[UInt8]] = []
         while keys.count < count {
@@ -46,7 +47,7 @@ import Testing
         var directory = KeyDirectory(ascending: entries, leafCapacity: 4, branchCapacity: 4)
         var model = T.Model(uniqueKeysWithValues: entries.map { ($0.key, $0.location) })
         let snapshot = directory
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var pool = entries.map(\.key)
         for step in 0..<4_000 {
             if rng.oneIn(3), let key = pool.randomElement(using: &rng) {

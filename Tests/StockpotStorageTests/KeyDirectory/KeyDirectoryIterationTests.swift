@@ -2,6 +2,7 @@
 // on a key, after all), stopping early, errors thrown out of the body, and byte order.
 import Testing
 import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct KeyDirectoryIterationTests {
     typealias T = KeyDirectoryTesting
@@ -62,7 +63,7 @@ import StockpotStorage
     @Test(arguments: [(2, 4), (5, 6), (64, 64)])
     func randomStartsMatchTheSortedModel(leaf: Int, branch: Int) {
         let seed = 0x17E2 &+ UInt64(leaf)
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory(leafCapacity: leaf, branchCapacity: branch)
         var model = T.Model()
         var pool: [[UInt8]] = []

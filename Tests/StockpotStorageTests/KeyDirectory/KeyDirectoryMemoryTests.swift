@@ -3,6 +3,7 @@
 // bounded under churn. (Measured against malloc in the benchmark notes, not here.)
 import Testing
 import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct KeyDirectoryMemoryTests {
     typealias T = KeyDirectoryTesting
@@ -10,13 +11,13 @@ import StockpotStorage
     /// The budget: 48 bytes a key besides the key's own bytes.
     static let bytesPerKey = 48
 
-    static func randomKey(_ rng: inout T.SplitMix64) -> [UInt8] {
+    static func randomKey(_ rng: inout SeededRandom) -> [UInt8] {
         withUnsafeBytes(of: rng.next()) { Array($0) } + withUnsafeBytes(of: rng.next()) { Array($0) }
     }
 
     @Test func randomKeysStayWithinTheBudget() {
         let seed: UInt64 = 0x3E30
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory()
         let n = 100_000
         for i in 0..<n { directory.setLocation(T.location(UInt64(i)), for: Self.randomKey(&rng)) }
@@ -41,7 +42,7 @@ import StockpotStorage
 
     @Test func removingMostKeysGivesMemoryBack() {
         let seed: UInt64 = 0x3E31
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory()
         var keys: [[UInt8]] = []
         for i in 0..<100_000 {
@@ -64,7 +65,7 @@ import StockpotStorage
     @Test func churnKeepsMemoryBounded() {
         // A steady 10,000 keys, replaced ten times over in random order.
         let seed: UInt64 = 0x3E32
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory()
         var live: [[UInt8]] = []
         for i in 0..<10_000 {

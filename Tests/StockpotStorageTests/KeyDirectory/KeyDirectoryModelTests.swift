@@ -2,6 +2,7 @@
 // removals checked step by step against a plain dictionary, at several node sizes.
 import Testing
 import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct KeyDirectoryModelTests {
     typealias T = KeyDirectoryTesting
@@ -14,7 +15,7 @@ import StockpotStorage
     func randomOperationsMatchTheDictionaryModel(run: Int) {
         let seed = 0x4B45_5944_0000 &+ UInt64(run) &* 0x9E37_79B9
         let shape = Self.shapes[run % Self.shapes.count]
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory(leafCapacity: shape.leaf, branchCapacity: shape.branch)
         var model = T.IndexedModel()
         var pool: [[UInt8]] = []
@@ -57,7 +58,7 @@ import StockpotStorage
         // The store's keys: [space][increasing id] in a few spaces at once, with deletes.
         let seed = 0x5EC0_0000 &+ UInt64(run)
         let shape = Self.shapes[run % Self.shapes.count]
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory(leafCapacity: shape.leaf, branchCapacity: shape.branch)
         var model = T.Model()
         var counters: [UInt64] = [0, 0, 0]
@@ -89,7 +90,7 @@ import StockpotStorage
         // random order) looked up together, in trees of every depth as they grow and shrink.
         let seed = 0xBA7C_0000 &+ UInt64(run)
         let shape = Self.shapes[run % Self.shapes.count]
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory(leafCapacity: shape.leaf, branchCapacity: shape.branch)
         var model = T.Model()
         let context = "seed \(seed), leaf \(shape.leaf), branch \(shape.branch)"
@@ -120,7 +121,7 @@ import StockpotStorage
         // prefixes of others.
         let seed = 0x9F1E_0000 &+ UInt64(run)
         let shape = Self.shapes[run % Self.shapes.count]
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let prefixes: [[UInt8]] = [3, 9, 17, 70].map { length in
             (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ length) }
         }
@@ -163,7 +164,7 @@ import StockpotStorage
 
     @Test func removingEveryKeyEmptiesTheDirectory() {
         let seed: UInt64 = 0xE4B7
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory(leafCapacity: 3, branchCapacity: 4)
         var keys: [[UInt8]] = []
         for i in 0..<2000 {

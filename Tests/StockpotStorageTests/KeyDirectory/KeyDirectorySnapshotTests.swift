@@ -4,13 +4,14 @@ import Dispatch
 import Synchronization
 import Testing
 import StockpotStorage
+import StockpotTestSupport
 
 @Suite struct KeyDirectorySnapshotTests {
     typealias T = KeyDirectoryTesting
 
     /// A directory of `count` random keys and its model.
     static func filled(_ count: Int, seed: UInt64, leaf: Int = 8, branch: Int = 8) -> (KeyDirectory, T.IndexedModel) {
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var directory = KeyDirectory(leafCapacity: leaf, branchCapacity: branch)
         var model = T.IndexedModel()
         var pool: [[UInt8]] = []
@@ -26,7 +27,7 @@ import StockpotStorage
 
     /// Overwrites, removes and inserts about `steps` keys of `directory` and `model` alike.
     static func churn(_ directory: inout KeyDirectory, _ model: inout T.IndexedModel, steps: Int, seed: UInt64) {
-        var rng = T.SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         for _ in 0..<steps {
             switch rng.below(3) {
             case 0:

@@ -1,30 +1,10 @@
-// Shared helpers for the key directory tests: a seeded SplitMix64 generator, key generators
+// Shared helpers for the key directory tests: a seeded SeededRandom generator, key generators
 // with shared prefixes, and a full comparison of a directory against a dictionary model.
 import StockpotStorage
+import StockpotTestSupport
 
 /// Namespace for the key directory test helpers (kept apart from other suites' helpers).
 enum KeyDirectoryTesting {
-    /// SplitMix64: a tiny, seedable generator so every random test replays from its seed.
-    struct SplitMix64: RandomNumberGenerator {
-        private var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        /// A value in `0..<bound`.
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-        /// `true` with probability `1/n`.
-        mutating func oneIn(_ n: Int) -> Bool { below(n) == 0 }
-    }
-
     typealias Model = [[UInt8]: KeyLocation]
 
     /// The dictionary model plus its keys in an array, so picking a random live key depends
@@ -61,7 +41,7 @@ enum KeyDirectoryTesting {
         }
 
         /// A live key picked by `rng`, or `nil` when there is none.
-        func randomKey(_ rng: inout SplitMix64) -> [UInt8]? {
+        func randomKey(_ rng: inout SeededRandom) -> [UInt8]? {
             keys.isEmpty ? nil : keys[rng.below(keys.count)]
         }
     }
@@ -77,7 +57,7 @@ enum KeyDirectoryTesting {
     /// A random key: short keys over a tiny alphabet (many shared prefixes, keys that are
     /// prefixes of others, 0x00 and 0xFF bytes), or extensions and truncations of `pool` keys,
     /// or now and then a long one.
-    static func randomKey(_ rng: inout SplitMix64, pool: [[UInt8]]) -> [UInt8] {
+    static func randomKey(_ rng: inout SeededRandom, pool: [[UInt8]]) -> [UInt8] {
         let alphabet: [UInt8] = [0x00, 0x01, 0x61, 0x62, 0x7F, 0x80, 0xFF]
         switch rng.below(10) {
         case 0..<4:

@@ -8,15 +8,16 @@
 import Foundation
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct QueryDifferentialTests {
     static let paths = ["p0", "p1", "p2", "p3", "o.q", "p4"]
 
     @Test(arguments: [11, 12, 13, 14, 15] as [UInt64])
     func queriesAgreeWithSQLite(seed: UInt64) throws {
-        let rounds = Int(ProcessInfo.processInfo.environment["STOCKPOT_QUERY_ROUNDS"] ?? "") ?? 1_000
+        let rounds = TestEnvironment.integer("STOCKPOT_QUERY_ROUNDS", default: 1_000)
         try withTemporaryDirectory { directory in
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandom(seed: seed)
             let store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }
             // Every spec type appears across seeds; p4 is never indexed.
@@ -148,7 +149,7 @@ import Testing
         "é", "Éclair", "éclair", "zebra", "", "ab%c", "a_b", "ápple", "日本", true, false, ["x"], ["k": 1], [1, 2],
     ]
 
-    static func randomDocument(_ random: inout SplitMix64) -> JSONValue {
+    static func randomDocument(_ random: inout SeededRandom) -> JSONValue {
         var object = JSONObject()
         for path in paths where path != "o.q" && random.below(5) > 0 {
             object[path] = values[random.below(values.count)]
@@ -168,7 +169,7 @@ import Testing
         "b* OR z*", "1*", "\"x\"",
     ]
 
-    static func randomSpec(_ random: inout SplitMix64) -> QuerySpec {
+    static func randomSpec(_ random: inout SeededRandom) -> QuerySpec {
         let types: [QuerySpec.QueryType] = [.exact, .exact, .range, .range, .like, .like, .match, .match, .all]
         var spec = QuerySpec(queryType: types[random.below(types.count)])
         let keys = values.filter { $0 != nil || random.below(4) == 0 }

@@ -3,6 +3,7 @@
 
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct QueryJSONTests {
     static func specs() -> [QuerySpec] {

@@ -4,6 +4,7 @@
 
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct QueryKeyTests {
     func ids(_ store: Store, _ spec: QuerySpec) throws -> [Int64] {

@@ -6,11 +6,12 @@
 
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct QueryLikeWalkTests {
     static let words = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Zürich", "São", "İstanbul", "日本", "b_c", "100%"]
 
-    static func randomName(_ random: inout SplitMix64) -> JSONValue {
+    static func randomName(_ random: inout SeededRandom) -> JSONValue {
         switch random.below(12) {
         case 0: return nil
         case 1: return .integer(Int64(random.below(2_000)) - 500)
@@ -43,7 +44,7 @@ import Testing
 
     static func check(type: IndexType, seed: UInt64, reopen: Bool) throws {
         try withTemporaryDirectory { directory in
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandom(seed: seed)
             var store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }
             try store.registerSoup("s", indexSpecs: [IndexSpec(path: "name", type: type)])

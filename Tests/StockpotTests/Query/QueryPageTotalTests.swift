@@ -5,6 +5,7 @@
 import Testing
 @testable import Stockpot
 import StockpotQuery
+import StockpotTestSupport
 
 @Suite struct QueryPageTotalTests {
     static let names = (0..<300).map { ["Acme", "Globex", "Initech", "Umbrella", "Hooli"][$0 % 5] + " \($0)" }

@@ -6,6 +6,7 @@ import Foundation
 import Stockpot
 import Synchronization
 import Testing
+import StockpotTestSupport
 
 @Suite struct SmartSQLDepthTests {
     /// `SELECT 1 + 1 + ... + 1` (1,000 terms, a tree 1,000 high) and a WHERE of 999 ORs.

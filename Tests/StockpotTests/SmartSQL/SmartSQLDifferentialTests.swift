@@ -7,25 +7,26 @@
 import Foundation
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct SmartSQLDifferentialTests {
     static let seeds: [UInt64] = Array(1...10)
 
     /// Statements per seed: STOCKPOT_SMARTSQL_ROUNDS (default 10,000) over all seeds.
     static var roundsPerSeed: Int {
-        let total = Int(ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_ROUNDS"] ?? "") ?? 10_000
+        let total = TestEnvironment.integer("STOCKPOT_SMARTSQL_ROUNDS", default: 10_000)
         return (total + seeds.count - 1) / seeds.count
     }
 
     /// A seed stops after this many differences (STOCKPOT_SMARTSQL_MAX_DIFFERENCES, default 3).
     static var maximumDifferences: Int {
-        Int(ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_MAX_DIFFERENCES"] ?? "") ?? 3
+        TestEnvironment.integer("STOCKPOT_SMARTSQL_MAX_DIFFERENCES", default: 3)
     }
 
     /// STOCKPOT_SMARTSQL_ONLY=seed:query reruns one statement of a report (the others are
     /// still generated, so the stream is the same).
     static var only: (seed: UInt64, query: Int)? {
-        let parts = (ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_ONLY"] ?? "").split(separator: ":")
+        let parts = (TestEnvironment.string("STOCKPOT_SMARTSQL_ONLY") ?? "").split(separator: ":")
         guard parts.count == 2, let seed = UInt64(parts[0]), let query = Int(parts[1]) else { return nil }
         return (seed, query)
     }
@@ -40,27 +41,20 @@ import Testing
             let oracle = SQLiteOracle()
             let schema = try SmartSQLFixture.load(seed: seed, store: store, oracle: oracle)
             var generator = SmartSQLGenerator(seed: seed, schema: schema)
-            var paging = SplitMix64(seed: seed ^ 0x00C0_FFEE)
+            var paging = SeededRandom(seed: seed ^ 0x00C0_FFEE)
             let view = store.view()
             var differences = 0
-            var profile = SmartSQLProfile(enabled: ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_PROFILE"] != nil)
-            defer { profile.print(seed: seed) }
             for number in 0..<(only.map { $0.query + 1 } ?? Self.roundsPerSeed) {
                 let testCase = SmartSQLCase(generator.statement(), schema: schema)
                 if let only, only.query != number { continue }
                 let expected: [[JSONValue]]
-                let started = ContinuousClock.now
-                let oracleResult = testCase.expectedRows(oracle)
-                let oracleTime = ContinuousClock.now - started
-                switch oracleResult {
+                switch testCase.expectedRows(oracle) {
                 case .success(let rows): expected = rows
                 case .failure(let error):
                     Issue.record("generator bug: SQLite rejects seed \(seed) query \(number): \(error.message)\n  \(testCase.sqliteText)\n  stockpot: \(testCase.stockpotText)")
                     return
                 }
-                let stockpotStarted = ContinuousClock.now
                 let difference = Self.difference(testCase, expected: expected, view: view, paging: &paging, number: number)
-                profile.record(testCase, rows: expected.count, oracle: oracleTime, stockpot: ContinuousClock.now - stockpotStarted)
                 if let difference {
                     Issue.record(Comment(rawValue: SmartSQLComparison.report(
                         difference.title, seed: seed, number: number, testCase, expected: expected, actual: difference.actual)))
@@ -76,7 +70,7 @@ import Testing
 
     /// What Stockpot got wrong for one statement, or nil when it agrees with SQLite.
     static func difference(
-        _ testCase: SmartSQLCase, expected: [[JSONValue]], view: StoreView, paging: inout SplitMix64, number: Int
+        _ testCase: SmartSQLCase, expected: [[JSONValue]], view: StoreView, paging: inout SeededRandom, number: Int
     ) -> (title: String, actual: String)? {
         let arguments = testCase.arguments.map(\.json)
         var actual: [[JSONValue]] = []
@@ -120,35 +114,5 @@ import Testing
             return ("smartCount/smartQuery threw", "error \(error)")
         }
         return nil
-    }
-}
-
-/// With STOCKPOT_SMARTSQL_PROFILE set: time on each side, how many statements return rows,
-/// and the slowest statements on the Stockpot side.
-struct SmartSQLProfile {
-    let enabled: Bool
-    var oracle = Duration.zero
-    var stockpot = Duration.zero
-    var statements = 0
-    var nonEmpty = 0
-    var rows = 0
-    var slowest: [(Duration, Int, String)] = []
-
-    mutating func record(_ testCase: SmartSQLCase, rows: Int, oracle: Duration, stockpot: Duration) {
-        guard enabled else { return }
-        self.oracle += oracle
-        self.stockpot += stockpot
-        statements += 1
-        self.rows += rows
-        if rows > 0 { nonEmpty += 1 }
-        slowest.append((stockpot, rows, testCase.stockpotText))
-        slowest.sort { $0.0 > $1.0 }
-        if slowest.count > 5 { slowest.removeLast() }
-    }
-
-    func print(seed: UInt64) {
-        guard enabled else { return }
-        Swift.print("PROFILE seed \(seed): \(statements) statements, \(nonEmpty) with rows, \(rows) rows; sqlite \(oracle), stockpot \(stockpot)")
-        for (time, rows, text) in slowest { Swift.print("PROFILE   \(time) \(rows) rows: \(text.prefix(300))") }
     }
 }

@@ -6,6 +6,7 @@
 import Foundation
 import Stockpot
 import StockpotJSON
+import StockpotTestSupport
 
 /// One soup as both sides see it.
 struct SmartSQLSoup {
@@ -61,12 +62,12 @@ enum SmartSQLFixture {
     /// default 1: 8–19, 20–49 and sometimes 70–119 entries; the engine's debug build sets the
     /// pace of a 10,000-statement run).
     static var scale: Int {
-        max(1, Int(ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_SCALE"] ?? "") ?? 1)
+        max(1, TestEnvironment.integer("STOCKPOT_SMARTSQL_SCALE", default: 1))
     }
 
     /// Registers 2–3 random soups in `store` and SQLite and fills both with the same entries.
     static func load(seed: UInt64, store: Store, oracle: SQLiteOracle) throws -> SmartSQLSchema {
-        var random = SplitMix64(seed: seed &* 0x5851_F42D_4C95_7F2D &+ 7)
+        var random = SeededRandom(seed: seed &* 0x5851_F42D_4C95_7F2D &+ 7)
         var names = soupNames.shuffled(using: &random)
         names = Array(names.prefix(2 + random.below(2)))
         var soups: [SmartSQLSoup] = []
@@ -83,7 +84,7 @@ enum SmartSQLFixture {
     }
 
     static func register(
-        _ name: String, table: String, store: Store, oracle: SQLiteOracle, _ random: inout SplitMix64
+        _ name: String, table: String, store: Store, oracle: SQLiteOracle, _ random: inout SeededRandom
     ) throws -> SmartSQLSoup {
         // Every type at least once, one or two full_text specs, the rest random; k always
         // indexed with a random type; two to four paths left without an index.
@@ -119,7 +120,7 @@ enum SmartSQLFixture {
     /// Inserts `count` entries once each (never updated, so created == lastModified), reads
     /// them back from Stockpot and mirrors them into SQLite.
     static func fill(
-        _ soup: SmartSQLSoup, count: Int, store: Store, oracle: SQLiteOracle, _ random: inout SplitMix64
+        _ soup: SmartSQLSoup, count: Int, store: Store, oracle: SQLiteOracle, _ random: inout SeededRandom
     ) throws {
         var flavors: [String: Flavor] = ["k": .key]
         for path in soup.paths where path != "k" {
@@ -163,7 +164,7 @@ enum SmartSQLFixture {
 
     enum Flavor { case key, numeric, text, mixed, words }
 
-    static func document(_ soup: SmartSQLSoup, flavors: [String: Flavor], _ random: inout SplitMix64) -> JSONValue {
+    static func document(_ soup: SmartSQLSoup, flavors: [String: Flavor], _ random: inout SeededRandom) -> JSONValue {
         var object = JSONObject()
         var nested = JSONObject()
         for path in soup.paths {
@@ -186,7 +187,7 @@ enum SmartSQLFixture {
         return .object(object)
     }
 
-    static func value(_ flavor: Flavor, _ random: inout SplitMix64) -> JSONValue {
+    static func value(_ flavor: Flavor, _ random: inout SeededRandom) -> JSONValue {
         switch flavor {
         case .key:
             return keys[random.below(keys.count)]
@@ -207,7 +208,7 @@ enum SmartSQLFixture {
         }
     }
 
-    static func mixed(_ random: inout SplitMix64) -> JSONValue {
+    static func mixed(_ random: inout SeededRandom) -> JSONValue {
         switch random.below(10) {
         case 0: return composites[random.below(composites.count)]
         case 1: return [true, false][random.below(2)]

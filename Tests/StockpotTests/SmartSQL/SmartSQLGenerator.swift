@@ -6,15 +6,17 @@
 // bare columns in aggregate queries, LIMIT without a total ORDER BY, a DISTINCT or GROUP BY
 // value that could be 1 or 1.0, sum overflow.
 
+import StockpotTestSupport
+
 struct SmartSQLGenerator {
-    var random: SplitMix64
+    var random: SeededRandom
     let schema: SmartSQLSchema
 
     /// The largest product of the sizes of the soups in one FROM (scaled with the soups).
     static let maximumPairs = 2_500 * SmartSQLFixture.scale * SmartSQLFixture.scale
 
     init(seed: UInt64, schema: SmartSQLSchema) {
-        random = SplitMix64(seed: seed &* 0x9E37_79B9 &+ 0xA5A5)
+        random = SeededRandom(seed: seed &* 0x9E37_79B9 &+ 0xA5A5)
         self.schema = schema
     }
 

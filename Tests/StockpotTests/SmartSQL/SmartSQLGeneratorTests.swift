@@ -8,11 +8,12 @@
 import Foundation
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct SmartSQLGeneratorTests {
     @Test(arguments: [101, 102, 103] as [UInt64])
     func generatedStatementsAreValidAndDeterministicInSQLite(seed: UInt64) throws {
-        let total = Int(ProcessInfo.processInfo.environment["STOCKPOT_SMARTSQL_GENERATOR_ROUNDS"] ?? "") ?? 2_000
+        let total = TestEnvironment.integer("STOCKPOT_SMARTSQL_GENERATOR_ROUNDS", default: 2_000)
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }

@@ -12,6 +12,7 @@ import Testing
 @testable import Stockpot
 @testable import StockpotQuery
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct SmartSQLIndexJoinTests {
     /// A join: its FROM clause, its WHERE conjuncts (maybe none), a suffix (LIMIT ...), and
@@ -71,7 +72,7 @@ import StockpotJSON
             let store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }
             let oracle = SQLiteOracle()
-            var random = SplitMix64(seed: 0x7015_0A1E)
+            var random = SeededRandom(seed: 0x7015_0A1E)
             for (table, name, specs, paths) in [
                 ("TABLE_1", "o", outerSpecs, outerPaths), ("TABLE_2", "i", innerSpecs, innerPaths),
             ] {

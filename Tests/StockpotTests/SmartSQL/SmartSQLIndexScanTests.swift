@@ -7,6 +7,7 @@
 
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct SmartSQLIndexScanTests {
     /// A Smart SQL statement and its SmartStore translation (soup `s` is `TABLE_1`).
@@ -69,7 +70,7 @@ import Testing
             oracle.execute("CREATE INDEX TABLE_1_3_idx ON TABLE_1 (json_extract(soup, '$.t'))")
             oracle.execute("CREATE VIRTUAL TABLE TABLE_1_fts USING fts5(x, tokenize = 'unicode61')")
             let soup = SmartSQLSoup(name: "s", table: "TABLE_1", specs: specs, paths: paths)
-            var random = SplitMix64(seed: 0x1DE5_CA17)
+            var random = SeededRandom(seed: 0x1DE5_CA17)
             // 400 entries: enough that statements reading them cache the soup's columns.
             try SmartSQLFixture.fill(soup, count: 400, store: store, oracle: oracle, &random)
             try body(store, oracle)

@@ -4,6 +4,7 @@
 
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct SmartSQLPreparedTests {
     private static func withStore(_ body: (Store) throws -> Void) throws {

@@ -4,6 +4,7 @@
 
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite struct SmartSQLRegressionTests {
     /// Soup `s`: k integer, t string, f floating, j json1, u not indexed. Soup `o`: k integer,

@@ -6,6 +6,7 @@
 import Foundation
 import Testing
 @testable import Stockpot
+import StockpotTestSupport
 
 @Suite(.serialized) struct AlterSoupCrashTests {
     private var writerURL: URL {
@@ -14,12 +15,11 @@ import Testing
     }
 
     @Test func interruptedAlterSoupIsFinishedOrRolledBack() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let kills = Int(environment["STOCKPOT_ALTER_KILLS"] ?? "") ?? 25
-        let seed = UInt64(environment["STOCKPOT_CRASH_SEED"] ?? "") ?? 20_261_130
+        let kills = TestEnvironment.integer("STOCKPOT_ALTER_KILLS", default: 25)
+        let seed = TestEnvironment.seed("STOCKPOT_CRASH_SEED", default: 20_261_130)
         #expect(FileManager.default.isExecutableFile(atPath: writerURL.path), "missing \(writerURL.path)")
         try withTemporaryDirectory { directory in
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandom(seed: seed)
             var alterations = 0
             for round in 0..<kills {
                 let process = Process()

@@ -4,6 +4,7 @@
 import Foundation
 import Stockpot
 import Testing
+import StockpotTestSupport
 
 @Suite struct StoreAPITests {
     static let specs = [IndexSpec(path: "name", type: .string)]

@@ -5,6 +5,7 @@
 import Foundation
 import Stockpot
 import Testing
+import StockpotTestSupport
 
 @Suite struct StoreBasicsTests {
     static let specs = [

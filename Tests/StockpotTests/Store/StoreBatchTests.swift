@@ -5,6 +5,7 @@
 import Foundation
 import Stockpot
 import Testing
+import StockpotTestSupport
 
 @Suite struct StoreBatchTests {
     /// One index of each scalar kind and a full-text one; `code` unique when asked (a batch

@@ -7,6 +7,7 @@ import Foundation
 import Testing
 @testable import Stockpot
 @testable import StockpotIndex
+import StockpotTestSupport
 
 @Suite struct StoreModelTests {
     static let seeds: [UInt64] = [1, 2, 3, 4]
@@ -24,7 +25,7 @@ import Testing
 
 /// One seeded run: the store under test, the model, and the generator.
 struct ModelRun {
-    var random: SplitMix64
+    var random: SeededRandom
     var model = StoreModel()
     var store: Store
     var directory: String
@@ -37,7 +38,7 @@ struct ModelRun {
     init(root: String, seed: UInt64) {
         self.root = root
         self.seed = seed
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
         directory = root + "/store"
         store = try! Store.open(directory: directory, options: Self.options)
     }
@@ -310,19 +311,3 @@ struct ModelRun {
     }
 }
 
-/// A small seeded generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}

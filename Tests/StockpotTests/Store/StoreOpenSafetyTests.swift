@@ -5,6 +5,7 @@
 import Foundation
 import Stockpot
 import Testing
+import StockpotTestSupport
 
 @Suite struct StoreOpenSafetyTests {
     static let specs = [IndexSpec(path: "name", type: .string)]
@@ -69,7 +70,7 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: directory + "/LOCK"), "no lock file to delete")
             #expect(errorCode { _ = try Store.open(directory: directory, options: fastOptions()) } == .storeLocked)
             // A file named like an earlier release's lock file changes nothing.
-            FileManager.default.createFile(atPath: directory + "/LOCK", contents: nil)
+            _ = FileManager.default.createFile(atPath: directory + "/LOCK", contents: nil)
             try FileManager.default.removeItem(atPath: directory + "/LOCK")
             #expect(errorCode { _ = try Store.open(directory: directory, options: fastOptions()) } == .storeLocked)
         }

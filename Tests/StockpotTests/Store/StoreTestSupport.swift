@@ -2,14 +2,8 @@
 
 import Foundation
 import Stockpot
+import StockpotTestSupport
 
-/// A fresh directory under the system temporary directory, removed when `body` returns.
-func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
-    let path = NSTemporaryDirectory() + "stockpot-store-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try body(path)
-}
 
 /// The code `body` fails with, or nil when it succeeds.
 func errorCode(_ body: () throws -> Void) -> StockpotError.Code? {

@@ -1,6 +1,7 @@
 // A fresh store directory per test, removed when the test is done.
 
 import Foundation
+import StockpotTestSupport
 
 /// A unique directory path for one test's store; the directory itself is created by
 /// `stockpot exec`, and removed when this object and every process started on it are gone.
@@ -9,8 +10,7 @@ final class TemporaryStore {
     let path: String
 
     init() {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stockpot-tools-\(getpid())-\(UUID().uuidString)").path
+        path = TemporaryDirectory.uniquePath(prefix: "stockpot-tools")
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

@@ -3,6 +3,7 @@
 // cannot fill a pipe.
 
 import Foundation
+import StockpotTestSupport
 
 /// The outcome of one `stockpot` run with its output as bytes.
 struct ToolRun {
@@ -14,12 +15,9 @@ struct ToolRun {
 
     /// Runs `stockpot arguments...`, standard input from `inputFile` (else /dev/null).
     static func stockpot(_ arguments: [String], inputFile: String? = nil) throws -> ToolRun {
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stockpot-run-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outPath = scratch.appendingPathComponent("out").path
-        let errPath = scratch.appendingPathComponent("err").path
+        let scratch = try TemporaryDirectory(prefix: "stockpot-run")
+        let outPath = scratch.file("out")
+        let errPath = scratch.file("err")
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let process = Process()
@@ -39,15 +37,14 @@ struct ToolRun {
 
 /// A scratch directory for one test, removed with the object.
 final class ScratchDirectory {
-    let path: String
+    private let directory: TemporaryDirectory
 
     init() throws {
-        path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stockpot-tools-\(getpid())-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory(prefix: "stockpot-tools")
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    /// The directory.
+    var path: String { directory.path }
 
     /// A path inside the directory.
     func file(_ name: String) -> String { path + "/" + name }

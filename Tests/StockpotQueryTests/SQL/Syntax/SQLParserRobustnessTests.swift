@@ -4,6 +4,7 @@
 
 import Testing
 @testable import StockpotQuery
+import StockpotTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,7 +38,7 @@ import Darwin
     @Test func randomTokenSoupsParseOrThrow() {
         let seed = UInt64.random(in: 0...UInt64.max)
         print("SQLParserRobustnessTests token soups seed \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         for _ in 0..<10_000 {
             var text = random.below(3) == 0 ? "" : "SELECT "
             for _ in 0..<random.below(25) {
@@ -51,7 +52,7 @@ import Darwin
     @Test func randomTextParsesOrThrows() {
         let seed = UInt64.random(in: 0...UInt64.max)
         print("SQLParserRobustnessTests random text seed \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let alphabet = Array("SELECT FROM WHERE {s:a}(),;.*+-/%|=!<>&~?:@$#'\"`[]{}\n\t 0123456789xeE_é\u{0}")
         for _ in 0..<10_000 {
             var text = ""

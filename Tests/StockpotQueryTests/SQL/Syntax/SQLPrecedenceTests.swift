@@ -10,6 +10,7 @@ import Glibc
 import Darwin
 #endif
 @testable import StockpotQuery
+import StockpotTestSupport
 
 @Suite struct SQLPrecedenceTests {
     /// Each grouping was confirmed with sqlite3 3.40 (the value SQLite gives is in the comment).
@@ -71,7 +72,7 @@ import Darwin
     @Test func randomOperatorSoupsGroupAsSQLite() throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         // STOCKPOT_SQL_SOUPS=n runs n soups instead of 4,000.
-        let count = getenv("STOCKPOT_SQL_SOUPS").flatMap { Int(String(cString: $0)) } ?? 4000
+        let count = TestEnvironment.integer("STOCKPOT_SQL_SOUPS", default: 4000)
         print("SQLPrecedenceTests seed \(seed), \(count) soups")
         try compareRandomExpressions(seed: seed, count: count)
     }
@@ -81,7 +82,7 @@ import Darwin
     }
 
     func compareRandomExpressions(seed: UInt64, count: Int) throws {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let oracle = try #require(ExpressionOracle())
         var compared = 0
         var bothRefused = 0
@@ -120,7 +121,7 @@ enum OperatorSoup {
                           "IS NOT TRUE", "IS NOT FALSE"]
     static let atoms = ["0", "1", "2", "3", "-1", "NULL", "'2'", "'a'", "'1a'", "TRUE", "FALSE"]
 
-    static func expression(_ random: inout SplitMix64, depth: Int) -> String {
+    static func expression(_ random: inout SeededRandom, depth: Int) -> String {
         var parts = [term(&random, depth: depth)]
         for _ in 0..<random.below(5) {
             switch random.below(12) {
@@ -135,7 +136,7 @@ enum OperatorSoup {
         return parts.joined(separator: " ")
     }
 
-    static func term(_ random: inout SplitMix64, depth: Int) -> String {
+    static func term(_ random: inout SeededRandom, depth: Int) -> String {
         var text = ""
         for _ in 0..<(random.below(4) == 0 ? random.below(3) + 1 : 0) {
             text += ["-", "+", "NOT ", "- "][random.below(4)]
