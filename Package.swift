@@ -6,6 +6,7 @@ import PackageDescription
 let package = Package(
     name: "Stockpot",
     products: [
+        .library(name: "StockpotCore", targets: ["StockpotCore"]),
         .library(name: "StockpotJSON", targets: ["StockpotJSON"]),
         .library(name: "StockpotStorage", targets: ["StockpotStorage"]),
         .library(name: "StockpotIndex", targets: ["StockpotIndex"]),
@@ -34,23 +35,26 @@ let package = Package(
             name: "CSQLite", path: "Benchmarks/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
 
+        // Bytes (cursors, little-endian fields, checksums, prefetch hints) and worker threads:
+        // what every layer above shares.
+        .target(name: "StockpotCore", dependencies: ["CXXHash", "CPrefetch"], path: "Sources/StockpotCore"),
         .target(name: "StockpotJSON", path: "Sources/StockpotJSON"),
         .target(
-            name: "StockpotStorage", dependencies: ["CLZ4", "CXXHash", "CPrefetch", "CFileHints"],
+            name: "StockpotStorage", dependencies: ["StockpotCore", "CLZ4", "CXXHash", "CPrefetch", "CFileHints"],
             path: "Sources/StockpotStorage"),
 
         .target(
-            name: "StockpotIndex", dependencies: ["StockpotJSON", "CUTF8Proc", "CPrefetch"],
+            name: "StockpotIndex", dependencies: ["StockpotCore", "StockpotJSON", "CUTF8Proc", "CPrefetch"],
             path: "Sources/StockpotIndex"),
         .target(
-            name: "StockpotQuery", dependencies: ["StockpotJSON", "StockpotIndex"],
+            name: "StockpotQuery", dependencies: ["StockpotCore", "StockpotJSON", "StockpotIndex"],
             path: "Sources/StockpotQuery"),
         .target(
-            name: "Stockpot", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "StockpotQuery"],
+            name: "Stockpot", dependencies: ["StockpotCore", "StockpotJSON", "StockpotStorage", "StockpotIndex", "StockpotQuery"],
             path: "Sources/Stockpot"),
         // What the CLI does, and the CLI itself: a thin main over StockpotTools.
         .target(
-            name: "StockpotTools", dependencies: ["Stockpot", "StockpotJSON", "StockpotStorage"],
+            name: "StockpotTools", dependencies: ["Stockpot", "StockpotCore", "StockpotJSON", "StockpotStorage"],
             path: "Sources/StockpotTools"),
         .executableTarget(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
@@ -66,7 +70,7 @@ let package = Package(
             path: "Tests/StockpotJSONTests"),
         .testTarget(
             name: "StockpotStorageTests",
-            dependencies: ["StockpotStorage", "StorageCrashWorkload", "StorageCrashWriter", "StockpotTestSupport"],
+            dependencies: ["StockpotCore", "StockpotStorage", "StorageCrashWorkload", "StorageCrashWriter", "StockpotTestSupport"],
             path: "Tests/StockpotStorageTests"),
         // The crash tests' child process and the workload it shares with them.
         .target(

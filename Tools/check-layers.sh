@@ -9,12 +9,13 @@ cd "$(dirname "$0")/.."
 system="Foundation Glibc Darwin Dispatch Synchronization"
 # folder | modules its files may import
 rules=(
+  "Sources/StockpotCore|CXXHash CPrefetch"
   "Sources/StockpotJSON|"
-  "Sources/StockpotStorage|CLZ4 CXXHash CPrefetch CFileHints"
-  "Sources/StockpotIndex|StockpotJSON CUTF8Proc CPrefetch"
-  "Sources/StockpotQuery|StockpotJSON StockpotIndex"
-  "Sources/Stockpot|StockpotJSON StockpotStorage StockpotIndex StockpotQuery"
-  "Sources/StockpotTools|Stockpot StockpotJSON StockpotStorage"
+  "Sources/StockpotStorage|StockpotCore CLZ4 CXXHash CPrefetch CFileHints"
+  "Sources/StockpotIndex|StockpotCore StockpotJSON CUTF8Proc CPrefetch"
+  "Sources/StockpotQuery|StockpotCore StockpotJSON StockpotIndex"
+  "Sources/Stockpot|StockpotCore StockpotJSON StockpotStorage StockpotIndex StockpotQuery"
+  "Sources/StockpotTools|StockpotCore Stockpot StockpotJSON StockpotStorage"
   "Tools/stockpot|StockpotTools"
 )
 

@@ -1,6 +1,7 @@
 // Cheap folds of measured results into a checksum (handed to Sink), so no result a timed
 // loop produces is dead code the optimizer could remove.
 
+import StockpotCore
 import StockpotJSON
 
 /// Cheap folds of results into a checksum, so no measured result is dead code.

@@ -2,6 +2,7 @@
 // JSONFieldExtractor (no tree) against Foundation (parse the tree, project, coerce).
 // MB/s of document bytes; Stockpot's target is at least 1000 MB/s.
 
+import StockpotCore
 import Foundation
 import StockpotJSON
 

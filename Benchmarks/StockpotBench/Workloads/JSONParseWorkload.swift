@@ -1,6 +1,7 @@
 // json.parse: every corpus document from UTF-8 bytes to a value tree, JSONReader.parse
 // against Foundation's JSONSerialization.jsonObject(with:). MB/s of document bytes.
 
+import StockpotCore
 import Foundation
 import StockpotJSON
 

@@ -1,6 +1,7 @@
 // One soup in memory: its catalog record, the extractor for its indexed paths, the index of
 // its entry ids, and one index per spec (plus one full-text index over its full_text paths).
 
+import StockpotCore
 import StockpotIndex
 import StockpotJSON
 import StockpotStorage

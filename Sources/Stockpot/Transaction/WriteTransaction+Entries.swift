@@ -1,6 +1,7 @@
 // Entry operations inside a transaction: upsert (by id, by external id, or insert), retrieve
 // and delete. System fields are set here; unique indexes are checked here.
 
+import StockpotCore
 import StockpotIndex
 import StockpotJSON
 import StockpotStorage

@@ -2,6 +2,8 @@
 // them, with every damaged range named), hint files against their segments, dictionaries,
 // the snapshot, and every blob a live record refers to. Reads only; changes no file.
 
+import StockpotCore
+
 /// What a file check looked at and what it found wrong.
 package struct StorageCheckReport: Sendable {
     /// One line per thing checked, for the report.

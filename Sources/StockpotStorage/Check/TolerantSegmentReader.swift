@@ -2,6 +2,8 @@
 // damaged byte range between them (docs/format/segment.md, "Salvage and verify"). Used by
 // `stockpot verify` (to name all damage, not the first) and `stockpot salvage`.
 
+import StockpotCore
+
 /// What a tolerant scan of one segment file found.
 package struct TolerantSegmentScan: Sendable {
     /// A record that verifies: its header, where it starts, its key and stored value's range.

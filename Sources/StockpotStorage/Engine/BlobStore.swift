@@ -1,6 +1,8 @@
 // Values over the blob threshold, each in a file of its own (docs/format/blob.md): written
 // and made durable before any record refers to them, read back and verified on demand.
 
+import StockpotCore
+
 /// Writes and reads blob files in a store directory.
 struct BlobStore {
     let directory: String

@@ -2,6 +2,8 @@
 // value is compressed on its own against its key space's dictionary (docs/format/segment.md),
 // so the values of a batch can be compressed in any order, in parallel.
 
+import StockpotCore
+
 /// One value of a batch to compress.
 struct CompressionJob: Sendable {
     /// The record's position in the batch.

@@ -1,6 +1,8 @@
 // Recovery's events a chunk at a time: the values of a chunk are read, verified and
 // decompressed on every core, then the events go to the upper layer in key order.
 
+import StockpotCore
+
 /// A run of recovery events waiting for their values.
 struct ReplayChunk {
     /// Events per chunk: enough to keep the cores busy, few enough (a few MB of values) to

@@ -1,6 +1,8 @@
 // Changes to the store's set of files, all under the writer lock: segment roll, a new
 // dictionary, the manifest that names them (docs/durability.md).
 
+import StockpotCore
+
 extension StorageEngine {
     func path(_ name: String) -> String { directory + "/" + name }
 

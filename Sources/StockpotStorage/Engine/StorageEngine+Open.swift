@@ -1,6 +1,7 @@
 // Opening a store: create it, or recover it from its manifest, segments, hints and snapshot,
 // following docs/durability.md ("Open and recovery").
 
+import StockpotCore
 import Dispatch
 import Synchronization
 

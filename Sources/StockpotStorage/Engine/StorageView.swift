@@ -1,5 +1,7 @@
 // Reading from one consistent state of the store: point reads and ordered key scans.
 
+import StockpotCore
+
 /// A consistent, read-only view of the store as of one commit. Writes committed after the
 /// view was taken are not visible through it. Cheap to take (no copying) and safe to use from
 /// any thread; holding one keeps the files it can read alive.

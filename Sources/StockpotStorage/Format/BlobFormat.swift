@@ -1,6 +1,8 @@
 // Builds and verifies the 48-byte blob file header, and checks a blob's value against its reference.
 // Format: docs/format/blob.md.
 
+import StockpotCore
+
 /// The blob file header and value checks. Stateless; safe from any thread.
 package enum BlobFormat {
     /// The header's size; the value starts here.

@@ -1,6 +1,8 @@
 // The 24-byte reference a put-blob record stores: blob file number, value length, value checksum.
 // Format: docs/format/segment.md ("put-blob") and docs/format/blob.md.
 
+import StockpotCore
+
 /// Names a blob file and what it must hold; the stored value of a put-blob record.
 package struct BlobReference: Sendable, Hashable {
     /// The blob file's number.

@@ -1,6 +1,8 @@
 // Encodes and decodes an LZ4 dictionary file: 40-byte header (id, key space, lengths, checksums), content.
 // Format: docs/format/dictionary.md.
 
+import StockpotCore
+
 /// The dictionary file codec. Stateless; safe from any thread.
 package enum DictionaryFormat {
     /// The size of the header; the content starts here.

@@ -3,6 +3,8 @@
 // array per record (about 100 bytes each) until it is sealed, where encoded entries take
 // 24 bytes plus the key.
 
+import StockpotCore
+
 /// Hint entries encoded back to back in hint-file entry layout, ready to be framed as a file.
 package struct EncodedHints: Sendable {
     /// The entries, each `HintFormat.entryFixedSize` bytes plus its key.

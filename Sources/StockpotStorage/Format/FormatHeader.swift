@@ -1,6 +1,8 @@
 // Magic numbers, the format version and the checks every file header shares.
 // Formats: docs/format/segment.md, blob.md, dictionary.md, hint.md, manifest.md, snapshot.md.
 
+import StockpotCore
+
 /// The magic number (8 bytes) and version (u32) that open every Stockpot file.
 package enum FormatHeader {
     /// The version of the files that carry no store identity (blob, dictionary, snapshot),

@@ -1,6 +1,8 @@
 // Encodes and decodes a hint file: one entry per record of a sealed segment, without values.
 // Format: docs/format/hint.md.
 
+import StockpotCore
+
 /// One record of a sealed segment, as its hint file lists it.
 package struct HintEntry: Sendable, Equatable {
     /// The record's tag.

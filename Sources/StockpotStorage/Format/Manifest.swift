@@ -1,6 +1,8 @@
 // The MANIFEST's contents and its byte codec: header, sealed segments, dictionaries, checksum.
 // Format: docs/format/manifest.md.
 
+import StockpotCore
+
 /// A sealed segment's entry in the manifest.
 package struct SealedSegment: Sendable, Hashable {
     /// The segment's file number.

@@ -1,6 +1,8 @@
 // Encodes and decodes one segment record: frame length, fixed fields, key, value, checksum.
 // Format: docs/format/segment.md ("Record", "Reading, corruption and recovery").
 
+import StockpotCore
+
 /// Writes and reads segment records in memory.
 ///
 /// A record is `frame-length(u32) tag flags dictionary(u16) sequence(u64) K(u32) V(u32)

@@ -2,6 +2,8 @@
 // identity (version 2) and a checksum. Format: docs/format/segment.md ("Header"); records are
 // RecordCodec's.
 
+import StockpotCore
+
 /// The segment file header. Stateless; safe from any thread.
 package enum SegmentFormat {
     /// The size of the header segments are written with (version 2); their first record

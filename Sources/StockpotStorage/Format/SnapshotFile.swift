@@ -1,6 +1,8 @@
 // Encodes and decodes a snapshot file: header, one upper-state section (optionally LZ4), trailer.
 // Format: docs/format/snapshot.md.
 
+import StockpotCore
+
 /// The upper layer's state as of a sequence number, as a snapshot file holds it. A value type.
 package struct SnapshotFile: Sendable, Equatable {
     /// Every record with a sequence at or below it is reflected in `upperState`.

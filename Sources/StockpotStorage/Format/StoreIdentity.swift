@@ -1,6 +1,8 @@
 // The random identity that binds a store's files to it: written in the manifest and in every
 // segment and hint header (docs/format/manifest.md, segment.md, hint.md).
 
+import StockpotCore
+
 /// Sixteen random bytes chosen when a store is created (or upgraded from format version 1).
 /// A value type; safe to share.
 package struct StoreIdentity: Sendable, Hashable, CustomStringConvertible {

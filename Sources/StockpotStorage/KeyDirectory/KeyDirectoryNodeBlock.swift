@@ -1,6 +1,8 @@
 // The raw block behind every key directory node: a header, (hint, end) slots, leaf location
 // records or branch children, and the key arena, read and written in place. Searches: +Search.
 
+import StockpotCore
+
 /// A view of a node's malloc'ed block. Lookups walk from block to block (branches keep their
 /// children's block addresses), so they touch neither node objects nor reference counts.
 ///

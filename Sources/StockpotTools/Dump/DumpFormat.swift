@@ -1,6 +1,7 @@
 // The constants and the line checksum of dump files (docs/format/dump.md), shared by the
 // writer (`stockpot dump`) and the reader (`stockpot restore`).
 
+import StockpotCore
 import StockpotStorage
 
 /// Dump file constants. Format: docs/format/dump.md.

@@ -1,6 +1,7 @@
 // Behaviours the random tests do not pin one by one: consistent views under concurrent writes
 // and compaction, durability modes, poisoning, blob lifecycle, orphans, snapshot fallback.
 
+import StockpotCore
 import Foundation
 import Testing
 @testable import StockpotStorage

@@ -1,5 +1,6 @@
 // Parallel.forEachKeeping: every position runs exactly once, on the keeper threads or (while
 // another caller holds them) on the Dispatch workers, and callers at once all finish.
+import StockpotCore
 import Dispatch
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@
 // another time of this one) are `corruption` or dropped, never data (docs/durability.md,
 // "Open and recovery"; docs/format/manifest.md, "How the manifest binds every file").
 
+import StockpotCore
 import Testing
 @testable import StockpotStorage
 import StockpotTestSupport

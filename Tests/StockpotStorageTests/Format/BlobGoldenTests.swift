@@ -1,5 +1,6 @@
 // Pins the blob header and blob reference codecs to docs/format/blob.md's worked example.
 
+import StockpotCore
 import Testing
 
 @testable import StockpotStorage

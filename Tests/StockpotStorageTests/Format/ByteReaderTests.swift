@@ -1,5 +1,6 @@
 // The little-endian writers and the bounds-checked readers every decoder is built on.
 
+import StockpotCore
 import Testing
 
 @testable import StockpotStorage

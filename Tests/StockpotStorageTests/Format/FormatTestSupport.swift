@@ -1,5 +1,6 @@
 // Helpers for the format tests: a seeded generator, bit flips, truncations and corruption checks.
 
+import StockpotCore
 import Testing
 
 @testable import StockpotStorage

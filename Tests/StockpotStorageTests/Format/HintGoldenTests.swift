@@ -1,5 +1,6 @@
 // Pins the hint file codec to docs/format/hint.md's worked example, and checks its rules.
 
+import StockpotCore
 import Testing
 
 @testable import StockpotStorage

@@ -1,5 +1,6 @@
 // Pins the manifest codec to docs/format/manifest.md's worked example, and checks its rules.
 
+import StockpotCore
 import Testing
 
 @testable import StockpotStorage

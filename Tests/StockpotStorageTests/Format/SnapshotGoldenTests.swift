@@ -1,5 +1,6 @@
 // Pins the snapshot file codec to docs/format/snapshot.md's worked example.
 
+import StockpotCore
 import Testing
 
 @testable import StockpotStorage

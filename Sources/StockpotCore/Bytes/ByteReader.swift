@@ -12,7 +12,7 @@ package struct ByteReader {
     package var offset: Int
 
     /// Creates a reader positioned at `offset` (0 by default).
-    package init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
+    @inlinable package init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
@@ -26,35 +26,35 @@ package struct ByteReader {
     package var isAtEnd: Bool { offset == bytes.count }
 
     /// Reads one byte.
-    package mutating func readUInt8() -> UInt8? {
+    @inlinable package mutating func readUInt8() -> UInt8? {
         guard let value = bytes.getUInt8(at: offset) else { return nil }
         offset += 1
         return value
     }
 
     /// Reads a little-endian u16.
-    package mutating func readUInt16LE() -> UInt16? {
+    @inlinable package mutating func readUInt16LE() -> UInt16? {
         guard let value = bytes.getUInt16LE(at: offset) else { return nil }
         offset += 2
         return value
     }
 
     /// Reads a little-endian u32.
-    package mutating func readUInt32LE() -> UInt32? {
+    @inlinable package mutating func readUInt32LE() -> UInt32? {
         guard let value = bytes.getUInt32LE(at: offset) else { return nil }
         offset += 4
         return value
     }
 
     /// Reads a little-endian u64.
-    package mutating func readUInt64LE() -> UInt64? {
+    @inlinable package mutating func readUInt64LE() -> UInt64? {
         guard let value = bytes.getUInt64LE(at: offset) else { return nil }
         offset += 8
         return value
     }
 
     /// Reads `count` bytes as a view into the buffer (not a copy).
-    package mutating func readBytes(_ count: Int) -> UnsafeRawBufferPointer? {
+    @inlinable package mutating func readBytes(_ count: Int) -> UnsafeRawBufferPointer? {
         guard let value = bytes.getBytes(at: offset, count: count) else { return nil }
         offset += count
         return value

@@ -6,9 +6,9 @@ import CPrefetch
 
 /// Cache-line prefetch hints. A hint never faults and changes no result, so an address past
 /// the end of a buffer costs nothing but the hint; callers still pass only bytes they own.
-enum CacheLines {
+package enum CacheLines {
     /// Asks for every cache line of `count` bytes from `start` to be loaded.
-    @inline(__always) static func prefetch(_ start: UnsafeRawPointer, count: Int) {
+    @inlinable @inline(__always) package static func prefetch(_ start: UnsafeRawPointer, count: Int) {
         stockpot_prefetch_lines(start, count)
     }
 }
