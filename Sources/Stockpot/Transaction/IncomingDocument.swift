@@ -20,11 +20,15 @@ enum IncomingDocument {
         _ bytes: [UInt8], position: Int, locating located: JSONLocatedKeys = .none
     ) throws(StockpotError) -> IncomingDocument {
         do {
-            return .bytes(bytes, try JSONSystemFields.inspect(bytes, alsoLocating: located))
+            return .bytes(bytes, try JSONSystemFields.inspect(bytes, alsoLocating: located, limits: scanLimits))
         } catch {
             throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not valid JSON: \(error).")
         }
     }
+
+    /// The limits incoming bytes are checked with: JSON's depth limit, no size or string
+    /// limits (the store's document limit applies to the document, as `limit_exceeded`).
+    static let scanLimits = JSONLimits(maxInputBytes: Int.max, maxStringBytes: Int.max)
 
     /// The keys whose members ``scanning(_:position:locating:)`` locates for `extractor`: the
     /// first keys of its paths, so that ``indexedEntry(id:stamped:extractor:soupName:)``

@@ -13,22 +13,35 @@ struct ArgumentReader {
     let object: JSONObject
     /// Put before member names in messages (`"querySpec."`), empty at the top level.
     let prefix: String
+    /// Members kept as their JSON text (arrays, checked already), read only when asked for:
+    /// a large `entries` array reaches the store as bytes without becoming a value tree.
+    let deferred: DeferredMembers
 
-    init(_ object: JSONObject, prefix: String = "") {
+    init(_ object: JSONObject, prefix: String = "", deferred: DeferredMembers = DeferredMembers()) {
         self.object = object
         self.prefix = prefix
+        self.deferred = deferred
     }
 
     /// Whether the member `name` is present and not null.
     func contains(_ name: String) -> Bool {
+        if deferred.text(name) != nil { return true }
         guard let value = object[name] else { return false }
         return !value.isNull
     }
 
     /// The member `name`, or `nil` when it is absent or null.
     func value(_ name: String) -> JSONValue? {
+        if let value = deferred.value(name) { return value }
         guard let value = object[name], !value.isNull else { return nil }
         return value
+    }
+
+    /// The elements of the required array `name`, each as its JSON text, without reading them
+    /// into values when the member was deferred.
+    func elementTexts(_ name: String) throws(StockpotError) -> [[UInt8]] {
+        if let elements = deferred.elementTexts(name) { return elements }
+        return try array(name).map { JSONWriter.write($0) }
     }
 
     /// The required string `name`.

@@ -7,9 +7,12 @@ import StockpotJSON
 extension ExecSession {
     func upsertSoupEntries(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
         let name = try Self.soupName(arguments)
-        let entries = try arguments.array("entries")
+        guard arguments.contains("entries") else { throw arguments.missing("entries", "an array") }
+        // The entries reach the store as their JSON text, never as a value tree.
+        let entries = try arguments.elementTexts("entries")
         let externalIdPath = try arguments.optionalString("externalIdPath")
-        return .array(try store.upsert(entries, into: name, externalIdPath: externalIdPath))
+        let stored = try store.upsert(json: entries, into: name, externalIdPath: externalIdPath)
+        return .array(stored.map { .object(JSONObject(canonicalText: $0)) })
     }
 
     func retrieveSoupEntries(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
