@@ -39,11 +39,15 @@ struct DeferredMembers {
         return try? JSONReader.parse(Array(text), limits: limits)
     }
 
-    /// The elements of the deferred array `name`, each as its own JSON text; `nil` when the
+    /// The ranges of the elements of the deferred array `name` in ``line``; `nil` when the
     /// member is not deferred.
-    func elementTexts(_ name: String) -> [[UInt8]]? {
+    func elementRanges(_ name: String) -> [Range<Int>]? {
         guard let text = text(name) else { return nil }
-        guard let ranges = try? JSONDocumentScanner.elementRanges(ofArray: text, limits: limits) else { return nil }
-        return ranges.map { Array(line[$0]) }
+        return try? JSONDocumentScanner.elementRanges(ofArray: text, limits: limits)
+    }
+
+    /// The text of `range`, one of ``elementRanges(_:)``.
+    func bytes(_ range: Range<Int>) -> [UInt8] {
+        Array(line[range])
     }
 }

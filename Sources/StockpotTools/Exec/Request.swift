@@ -82,7 +82,7 @@ struct Request {
         if error.code == .depthLimitExceeded {
             return StockpotError(
                 .badRequest,
-                "The request nests arrays and objects deeper than the limit of \(limits.maxDepth) (at byte \(error.offset)).")
+                "The request nests arrays and objects deeper than the limit of \(limits.effectiveMaxDepth) (at byte \(error.offset)).")
         }
         return StockpotError(.badRequest, "The request is not valid JSON at byte \(error.offset): \(error.message)")
     }
