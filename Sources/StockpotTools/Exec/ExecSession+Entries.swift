@@ -6,7 +6,7 @@ import StockpotJSON
 
 extension ExecSession {
     func upsertSoupEntries(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        let name = try Self.soupName(arguments)
+        let name = try soupName(arguments)
         guard arguments.contains("entries") else { throw arguments.missing("entries", "an array") }
         // The entries reach the store as their JSON text, never as a value tree.
         let entries = try arguments.elementTexts("entries", maxCount: budgets.maxRequestEntries)
@@ -18,12 +18,12 @@ extension ExecSession {
     }
 
     func retrieveSoupEntries(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        let name = try Self.soupName(arguments)
+        let name = try soupName(arguments)
         return .array(try store.retrieve(try arguments.integers("entryIds"), from: name))
     }
 
     func removeFromSoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        let name = try Self.soupName(arguments)
+        let name = try soupName(arguments)
         switch (arguments.contains("entryIds"), arguments.contains("querySpec")) {
         case (true, true):
             throw StockpotError(.badRequest, "Give either \"entryIds\" or \"querySpec\", not both.")

@@ -6,7 +6,7 @@ import StockpotJSON
 
 extension ExecSession {
     mutating func querySoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        let name = try Self.soupName(arguments)
+        let name = try soupName(arguments)
         return try openCursor(CursorTable.Cursor(soup: name, spec: try Self.querySpec(arguments)))
     }
 

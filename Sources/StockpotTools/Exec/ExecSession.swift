@@ -115,11 +115,14 @@ struct ExecSession {
 
     /// The required `soupName` argument.
     ///
-    /// - Throws: `invalid_soup_name` when it is missing, `bad_request` when it is not a string.
-    static func soupName(_ arguments: ArgumentReader) throws(StockpotError) -> String {
+    /// - Throws: `invalid_soup_name` when it is missing, empty or longer than the store's
+    ///   limit (for every operation, `soupExists` and `removeSoup` included), `bad_request`
+    ///   when it is not a string.
+    func soupName(_ arguments: ArgumentReader) throws(StockpotError) -> String {
         guard let name = try arguments.optionalString("soupName") else {
             throw StockpotError(.invalidSoupName, "The argument \"soupName\" is missing.")
         }
+        try IndexSpec.validateSoupName(name, limits: store.options.limits)
         return name
     }
 }
