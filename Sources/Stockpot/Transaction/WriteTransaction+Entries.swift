@@ -43,6 +43,14 @@ extension WriteTransaction {
     public func upsert(
         json documents: [[UInt8]], into soupName: String, externalIdPath: String? = nil
     ) throws(StockpotError) -> [[UInt8]] {
+        try upsert(jsonSlices: documents.map { $0[...] }, into: soupName, externalIdPath: externalIdPath)
+    }
+
+    /// ``upsert(json:into:externalIdPath:)`` for documents that are slices, of one buffer or
+    /// many: a request's entries are upserted without copying each out of its line.
+    public func upsert(
+        jsonSlices documents: [ArraySlice<UInt8>], into soupName: String, externalIdPath: String? = nil
+    ) throws(StockpotError) -> [[UInt8]] {
         let soup = try state.existingSoup(named: soupName)  // soup_not_found before any document error
         // Checking a document needs nothing shared: a large batch is checked on every core.
         // The check also finds where the indexed paths start, for reading their values.

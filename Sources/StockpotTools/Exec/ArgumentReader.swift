@@ -38,18 +38,18 @@ struct ArgumentReader {
     }
 
     /// The elements of the required array `name`, each as its JSON text, without reading them
-    /// into values when the member was deferred.
+    /// into values when the member was deferred (then each is a slice of the request line).
     ///
     /// - Throws: `bad_request` when it is missing or not an array, `limit_exceeded` when it
     ///   has more than `maxCount` elements (counted before any is copied).
-    func elementTexts(_ name: String, maxCount: Int = .max) throws(StockpotError) -> [[UInt8]] {
+    func elementTexts(_ name: String, maxCount: Int = .max) throws(StockpotError) -> [ArraySlice<UInt8>] {
         if let ranges = deferred.elementRanges(name) {
             try checkCount(name, ranges.count, maxCount)
             return ranges.map { deferred.bytes($0) }
         }
         let elements = try array(name)
         try checkCount(name, elements.count, maxCount)
-        return elements.map { JSONWriter.write($0) }
+        return elements.map { JSONWriter.write($0)[...] }
     }
 
     private func checkCount(_ name: String, _ count: Int, _ maxCount: Int) throws(StockpotError) {

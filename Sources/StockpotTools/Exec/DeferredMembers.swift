@@ -46,8 +46,8 @@ struct DeferredMembers {
         return try? JSONDocumentScanner.elementRanges(ofArray: text, limits: limits)
     }
 
-    /// The text of `range`, one of ``elementRanges(_:)``.
-    func bytes(_ range: Range<Int>) -> [UInt8] {
-        Array(line[range])
+    /// The text of `range`, one of ``elementRanges(_:)``: a slice of the line, not a copy.
+    func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
+        line[range]
     }
 }

@@ -12,7 +12,7 @@ extension ExecSession {
         let entries = try arguments.elementTexts("entries", maxCount: budgets.maxRequestEntries)
         let externalIdPath = try arguments.optionalString("externalIdPath")
         let stored = try write { (transaction) throws(StockpotError) in
-            try transaction.upsert(json: entries, into: name, externalIdPath: externalIdPath)
+            try transaction.upsert(jsonSlices: entries, into: name, externalIdPath: externalIdPath)
         }
         return .array(stored.map { .object(JSONObject(canonicalText: $0)) })
     }

@@ -13,7 +13,10 @@ import Testing
         #expect(request.id == 7)
         #expect(request.arguments.object["entries"] == .null, "the entries were read into the request's value")
         #expect(request.arguments.deferred.text("entries") != nil)
-        let texts = try request.arguments.elementTexts("entries").map { String(decoding: $0, as: UTF8.self) }
+        let slices = try request.arguments.elementTexts("entries")
+        let texts = slices.map { String(decoding: $0, as: UTF8.self) }
+        // Slices of the line, not copies of it.
+        #expect(slices.allSatisfy { slice in slice.withUnsafeBufferPointer { $0.baseAddress } == line.withUnsafeBufferPointer { $0.baseAddress.map { $0 + slice.startIndex } } })
         #expect(texts == [#"{"a":1}"#, "{}", #"{"b":[1,{"c":null}]}"#])
         // Read as a value on demand, the member is what the line says.
         #expect(request.arguments.value("entries") == [["a": 1], [:], ["b": [1, ["c": nil]]]])
