@@ -1,7 +1,6 @@
-// exec.request-memory: the peak resident memory of one `stockpot exec` process serving one
-// upsertSoupEntries request of 1, 4 and 16 MiB (documents of about 250 bytes), each in a
-// process of its own (wait4's ru_maxrss), as a multiple of the request's size; and the
-// entry budget's worst case, 100,000 `{}` entries. The factor docs/cli.md states.
+// exec.request-memory: peak RSS (wait4's ru_maxrss) of a `stockpot exec` process serving one
+// upsertSoupEntries request of 1, 4 or 16 MiB (documents of about 250 bytes), or the entry
+// limit's worst case (100,000 `{}`): the factor docs/cli.md states.
 
 import Foundation
 import StockpotJSON

@@ -100,6 +100,17 @@ import Testing
         }
     }
 
+    @Test func caseEvaluatesOnlyTheBranchItChooses() throws {
+        try Self.withJoinSoups(count: 3, soups: ["a"]) { (store: Store) throws in
+            // SQLite 3.40: the ELSE that would overflow is never evaluated while a WHEN holds.
+            let overflow = "abs(-9223372036854775807 - 1)"
+            #expect(try Self.rows(store, "SELECT CASE WHEN {a:k} > 0 THEN {a:k} ELSE \(overflow) END FROM {a} ORDER BY 1") == [[1], [2], [3]])
+            #expect(try Self.rows(store, "SELECT CASE {a:k} WHEN {a:k} THEN 'same' WHEN \(overflow) THEN 'no' END FROM {a}") == [["same"], ["same"], ["same"]])
+            // A WHEN reached is evaluated, and fails as in SQLite.
+            #expect(errorCode { _ = try Self.rows(store, "SELECT CASE {a:k} WHEN 1 THEN 'a' WHEN \(overflow) THEN 'b' END FROM {a}") } == .invalidQuery)
+        }
+    }
+
     @Test func aLongInListOfConstantsAnswersAsAShortOne() throws {
         try Self.withJoinSoups(count: 50, soups: ["a"]) { (store: Store) throws in
             let list = (0..<20_000).map { String($0 * 5) }.joined(separator: ",")
