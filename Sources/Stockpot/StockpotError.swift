@@ -59,6 +59,9 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let storeClosed = Code(rawValue: "store_closed")
         /// A store name (under a `StoreDirectory`) is empty, too long or not a plain file name.
         public static let invalidStoreName = Code(rawValue: "invalid_store_name")
+        /// A statement or request went past a documented time or memory budget; nothing was
+        /// changed.
+        public static let resourceLimit = Code(rawValue: "resource_limit")
         /// The file system failed.
         public static let ioError = Code(rawValue: "io_error")
         /// Stored bytes do not verify.

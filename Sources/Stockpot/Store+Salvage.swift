@@ -1,6 +1,6 @@
 // The store half of `stockpot salvage`: the engine's salvaged keys and values read as soups
-// and entries (docs/store.md, "Keys and values in the engine"), and every loss named by soup
-// and entry id where the key tells them.
+// and entries (docs/store.md, "Keys and values in the engine"), entries whose soup record was
+// lost kept in placeholder soups, and every loss named by soup and entry id where known.
 
 import StockpotJSON
 import StockpotStorage
@@ -9,6 +9,15 @@ import StockpotStorage
 package struct SalvagedSoup: Sendable {
     package var description: SoupDescription
     package var entries: [RestoredEntry]
+    /// For entries whose soup's catalog record was lost: the soup's internal id. They are
+    /// kept in a placeholder soup (``placeholderName(forSoupID:)``, indexed on
+    /// `_soupEntryId` only) rather than lost with the record.
+    package var lostSoupID: UInt32? = nil
+
+    /// The name of the soup that keeps the entries of soup id `soupID`, whose name was lost.
+    package static func placeholderName(forSoupID soupID: UInt32) -> String {
+        "lost-soup-\(soupID)"
+    }
 }
 
 /// Something salvage could not save, in the store's terms.
@@ -109,14 +118,6 @@ extension Store {
             }
             result.losses.append(salvaged)
         }
-        for (soupID, soupEntries) in entries where catalog[soupID] == nil {
-            for entry in soupEntries {
-                let (file, offset) = places[soupID]?[entry.id] ?? ("", 0)
-                result.losses.append(SalvagedLoss(
-                    soupID: soupID, entryID: entry.id, file: file, offset: offset,
-                    reason: "readable, but its soup's catalog record (name and specs) was lost"))
-            }
-        }
         for index in result.losses.indices {
             if let soupID = result.losses[index].soupID { result.losses[index].soup = catalog[soupID]?.name }
         }
@@ -126,6 +127,23 @@ extension Store {
             let description = SoupDescription(
                 name: record.name, specs: record.specs, nextEntryID: max(record.nextEntryID, highest + 1), count: soupEntries.count)
             result.soups.append(SalvagedSoup(description: description, entries: soupEntries))
+        }
+        // Entries whose soup's catalog record (its name and specs) was lost are kept, in a
+        // placeholder soup per lost soup id, rather than lost with it.
+        var names = Set(catalog.values.map(\.name))
+        for (soupID, soupEntries) in entries.sorted(by: { $0.key < $1.key }) where catalog[soupID] == nil {
+            var name = SalvagedSoup.placeholderName(forSoupID: soupID)
+            var suffix = 2
+            while names.contains(name) {
+                name = SalvagedSoup.placeholderName(forSoupID: soupID) + "-\(suffix)"
+                suffix += 1
+            }
+            names.insert(name)
+            let sorted = soupEntries.sorted { $0.id < $1.id }
+            let description = SoupDescription(
+                name: name, specs: [IndexSpec(path: SystemField.entryID, type: .integer)],
+                nextEntryID: (sorted.last?.id ?? 0) + 1, count: sorted.count)
+            result.soups.append(SalvagedSoup(description: description, entries: sorted, lostSoupID: soupID))
         }
         return result
     }

@@ -7,22 +7,24 @@ extension Store {
     /// Runs a Smart SQL statement on the current state, calling `body` with each row until it
     /// returns false. See ``StoreView/forEachSmartRow(_:arguments:_:)``.
     public func forEachSmartRow(
-        _ sql: String, arguments: [JSONValue] = [], _ body: ([JSONValue]) -> Bool
+        _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default, _ body: ([JSONValue]) -> Bool
     ) throws(StockpotError) {
-        try view().forEachSmartRow(sql, arguments: arguments, body)
+        try view().forEachSmartRow(sql, arguments: arguments, budget: budget, body)
     }
 
     /// One page of a Smart SQL statement's rows. See
     /// ``StoreView/smartQuery(_:arguments:page:pageSize:)``.
     public func smartQuery(
-        _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int
+        _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int, budget: QueryBudget = .default
     ) throws(StockpotError) -> QueryPage {
-        try view().smartQuery(sql, arguments: arguments, page: page, pageSize: pageSize)
+        try view().smartQuery(sql, arguments: arguments, page: page, pageSize: pageSize, budget: budget)
     }
 
     /// The number of rows of a Smart SQL statement. See ``StoreView/smartCount(_:arguments:)``.
-    public func smartCount(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> Int {
-        try view().smartCount(sql, arguments: arguments)
+    public func smartCount(
+        _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default
+    ) throws(StockpotError) -> Int {
+        try view().smartCount(sql, arguments: arguments, budget: budget)
     }
 
     /// The names of a Smart SQL statement's result columns. See

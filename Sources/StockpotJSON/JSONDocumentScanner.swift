@@ -31,7 +31,7 @@ package struct JSONDocumentScanner {
         var inArena: Bool
     }
 
-    private init(cursor: JSONByteCursor, wanted: JSONTopLevelKeys) {
+    init(cursor: JSONByteCursor, wanted: JSONTopLevelKeys) {
         self.cursor = cursor
         self.wanted = wanted
         self.members = Array(repeating: nil, count: wanted.keys.count)

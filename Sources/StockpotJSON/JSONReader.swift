@@ -145,10 +145,10 @@ struct JSONByteCursor {
 
     mutating func enterContainer() throws(JSONError) {
         depth += 1
-        if depth > limits.maxDepth {
+        if depth > limits.maxDepth || depth > JSONLimits.maxSupportedDepth {
             throw JSONError(
                 .depthLimitExceeded, at: index,
-                "Nesting is deeper than the limit of \(limits.maxDepth) arrays and objects.")
+                "Nesting is deeper than the limit of \(limits.effectiveMaxDepth) arrays and objects.")
         }
     }
 

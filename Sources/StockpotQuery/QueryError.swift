@@ -15,6 +15,8 @@ package struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case readOnlyStatement = "read_only_statement"
         /// A stored document could not be read or does not verify.
         case corruption
+        /// The run went past its time or memory budget (``SQLBudget``).
+        case resourceLimit = "resource_limit"
         /// The file system failed while reading.
         case ioError = "io_error"
         /// A bug.

@@ -46,3 +46,25 @@ import StockpotTestSupport
         #expect(!scan.isObject && scan.members == [nil] && scan.topLevelMemberCount == 0)
     }
 }
+
+@Suite struct JSONArrayElementRangeTests {
+    @Test func elementRangesAreTheElementsWithoutWhiteSpace() throws {
+        let text = Array(" [ 1 , \"a,]\" ,{\"k\":[2,3]},[] , null ] ".utf8)
+        let ranges = try JSONDocumentScanner.elementRanges(ofArray: text[...])
+        #expect(ranges.map { String(decoding: text[$0], as: UTF8.self) } == ["1", "\"a,]\"", "{\"k\":[2,3]}", "[]", "null"])
+        #expect(try JSONDocumentScanner.elementRanges(ofArray: Array("[]".utf8)[...]).isEmpty)
+    }
+
+    @Test func rangesOfASliceAreIndicesOfItsBase() throws {
+        let text = Array("xx[1,22]yy".utf8)
+        let ranges = try JSONDocumentScanner.elementRanges(ofArray: text[2..<8])
+        #expect(ranges == [3..<4, 5..<7])
+    }
+
+    @Test(arguments: ["[1,]", "[1 2]", "{}", "[1]x", "[[[1]]]", "[", ""])
+    func badArraysAreRejected(_ text: String) {
+        #expect(throws: JSONError.self) {
+            try JSONDocumentScanner.elementRanges(ofArray: Array(text.utf8)[...], limits: JSONLimits(maxDepth: 2))
+        }
+    }
+}

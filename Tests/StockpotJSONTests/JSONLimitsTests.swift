@@ -115,3 +115,25 @@ import StockpotJSON
                 == .stringTooLong)
     }
 }
+
+@Suite struct JSONDepthCapTests {
+    /// Any depth limit acts as at most ``JSONLimits/maxSupportedDepth``: deeper input is an
+    /// error, never a stack overflow, in the reader and in the scanner.
+    @Test func aDepthLimitPastTheCapActsAsTheCap() throws {
+        let limits = JSONLimits(maxDepth: 1_000_000)
+        #expect(limits.effectiveMaxDepth == JSONLimits.maxSupportedDepth)
+        let depth = 50_000
+        let deep = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        #expect(throws: JSONError.self) { try JSONReader.parse(deep, limits: limits) }
+        do {
+            _ = try JSONReader.parse(deep, limits: limits)
+        } catch {
+            #expect(error.code == .depthLimitExceeded)
+            #expect(error.offset == JSONLimits.maxSupportedDepth)
+        }
+        #expect(throws: JSONError.self) { try JSONDocumentScanner.scan(deep, limits: limits) }
+        let atCap = JSONLimits.maxSupportedDepth
+        let ok = Array((String(repeating: "[", count: atCap) + String(repeating: "]", count: atCap)).utf8)
+        #expect(throws: Never.self) { try JSONReader.parse(ok, limits: limits) }
+    }
+}

@@ -95,4 +95,14 @@ import Testing
             #expect(error.code == .invalidIndexSpec)
         }
     }
+
+    @Test func removingASoupWithAnInvalidNameIsRefused() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            defer { try? store.close() }
+            #expect(errorCode { try store.removeSoup("") } == .invalidSoupName)
+            #expect(errorCode { try store.removeSoup(String(repeating: "s", count: 256)) } == .invalidSoupName)
+            #expect(errorCode { try store.removeSoup("absent") } == nil)
+        }
+    }
 }

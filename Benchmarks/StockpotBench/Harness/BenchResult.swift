@@ -17,12 +17,14 @@ enum BenchUnit: String {
     case microsecondsPerOperation = "us/op"
     /// Milliseconds for the whole workload.
     case milliseconds = "ms"
+    /// Megabytes (10^6 bytes) of memory.
+    case megabytes = "MB"
 
     /// `true` for throughput units, `false` for latency units.
     var higherIsBetter: Bool {
         switch self {
         case .megabytesPerSecond, .operationsPerSecond, .commitsPerSecond, .entriesPerSecond: true
-        case .microsecondsPerOperation, .milliseconds, .bytesPerEntry: false
+        case .microsecondsPerOperation, .milliseconds, .bytesPerEntry, .megabytes: false
         }
     }
 }

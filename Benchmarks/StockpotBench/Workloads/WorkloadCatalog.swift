@@ -21,6 +21,7 @@ enum WorkloadCatalog {
             StoreGetWorkload(),
             StoreOpenWorkload(),
             StoreMemoryWorkload(),
+            ExecRequestMemoryWorkload(),
         ] + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
             + ToolsWorkload.all.map { $0 as any Workload }
     }

@@ -73,7 +73,7 @@ extension IndexSpec {
     }
 
     /// Checks a soup name: non-empty and within the limit.
-    static func validateSoupName(_ name: String, limits: StoreLimits) throws(StockpotError) {
+    package static func validateSoupName(_ name: String, limits: StoreLimits) throws(StockpotError) {
         guard !name.isEmpty else {
             throw StockpotError(.invalidSoupName, "A soup name must not be empty.")
         }

@@ -77,6 +77,7 @@ extension StockpotError {
         case .readOnlyStatement: self.init(.readOnlyStatement, error.message)
         case .corruption: self.init(.corruption, error.message)
         case .ioError: self.init(.ioError, error.message)
+        case .resourceLimit: self.init(.resourceLimit, error.message)
         case .internal: self.init(.internal, error.message)
         }
     }

@@ -16,9 +16,10 @@ extension StoreView {
     /// - Parameter arguments: the values bound to the `?` placeholders, in order.
     /// - Throws: `smart_sql_syntax` (with the character position), `read_only_statement`,
     ///   `soup_not_found`, `invalid_query` (unknown function, wrong argument count, a bad path or
-    ///   placeholder count); `corruption` or `io_error` from reading.
+    ///   placeholder count); `resource_limit` past `budget`'s deadline or memory; `corruption`
+    ///   or `io_error` from reading.
     public func forEachSmartRow(
-        _ sql: String, arguments: [JSONValue] = [], _ body: ([JSONValue]) -> Bool
+        _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default, _ body: ([JSONValue]) -> Bool
     ) throws(StockpotError) {
         let values = try Self.sqlArguments(arguments)
         let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
@@ -28,7 +29,7 @@ extension StoreView {
             // An index walk builds its rows as JSON values itself; the executor's rows are
             // converted here.
             try SmartSQLQuery.run(
-                sql, arguments: values, catalog: catalog, scanned: body
+                sql, arguments: values, catalog: catalog, budget: budget.sqlBudget, scanned: body
             ) { row, documents throws(QueryError) -> Bool in
                 try Self.jsonRow(row, documents: documents, into: &json)
                 return body(json)
@@ -47,7 +48,7 @@ extension StoreView {
     /// - Throws: as ``forEachSmartRow(_:arguments:_:)``; `invalid_query` for a page size
     ///   below 1.
     public func smartQuery(
-        _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int
+        _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int, budget: QueryBudget = .default
     ) throws(StockpotError) -> QueryPage {
         guard pageSize >= 1 else {
             throw StockpotError(.invalidQuery, "The page size is \(pageSize); it must be at least 1.")
@@ -55,7 +56,7 @@ extension StoreView {
         let (first, overflow) = max(page, 0).multipliedReportingOverflow(by: pageSize)
         var rows: [JSONValue] = []
         var total = 0
-        try forEachSmartRow(sql, arguments: arguments) { row in
+        try forEachSmartRow(sql, arguments: arguments, budget: budget) { row in
             if !overflow, total >= first, total - first < pageSize { rows.append(.array(row)) }
             total += 1
             return true
@@ -66,11 +67,13 @@ extension StoreView {
     /// The number of rows a Smart SQL statement returns.
     ///
     /// - Throws: as ``forEachSmartRow(_:arguments:_:)``.
-    public func smartCount(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> Int {
+    public func smartCount(
+        _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default
+    ) throws(StockpotError) -> Int {
         let values = try Self.sqlArguments(arguments)
         let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
         do {
-            return try SmartSQLQuery.count(sql, arguments: values, catalog: catalog)
+            return try SmartSQLQuery.count(sql, arguments: values, catalog: catalog, budget: budget.sqlBudget)
         } catch {
             throw StockpotError(error)
         }

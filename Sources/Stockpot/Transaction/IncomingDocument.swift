@@ -9,22 +9,32 @@ import StockpotJSON
 enum IncomingDocument {
     /// From the `JSONValue` API.
     case object(JSONObject)
-    /// From the bytes API, scanned (valid JSON, not yet known to be an object).
-    case bytes([UInt8], JSONSystemFieldsScan)
+    /// From the bytes API, scanned (valid JSON, not yet known to be an object). A slice: the
+    /// documents of one request may share the buffer of the line they came in.
+    case bytes(ArraySlice<UInt8>, JSONSystemFieldsScan)
 
     /// Validates bytes, locating the top-level members named by `located` on the way (see
     /// ``locatedKeys(for:)``).
     ///
     /// - Throws: `invalid_entry` when they are not valid JSON.
     static func scanning(
-        _ bytes: [UInt8], position: Int, locating located: JSONLocatedKeys = .none
+        _ bytes: ArraySlice<UInt8>, position: Int, locating located: JSONLocatedKeys = .none
     ) throws(StockpotError) -> IncomingDocument {
+        let inspected: Result<JSONSystemFieldsScan, JSONError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONError) -> JSONSystemFieldsScan in
+                try JSONSystemFields.inspect(raw, alsoLocating: located, limits: scanLimits)
+            }
+        }
         do {
-            return .bytes(bytes, try JSONSystemFields.inspect(bytes, alsoLocating: located))
+            return .bytes(bytes, try inspected.get())
         } catch {
             throw StockpotError(.invalidEntry, "Entry \(position) of the batch is not valid JSON: \(error).")
         }
     }
+
+    /// The limits incoming bytes are checked with: JSON's depth limit, no size or string
+    /// limits (the store's document limit applies to the document, as `limit_exceeded`).
+    static let scanLimits = JSONLimits(maxInputBytes: Int.max, maxStringBytes: Int.max)
 
     /// The keys whose members ``scanning(_:position:locating:)`` locates for `extractor`: the
     /// first keys of its paths, so that ``indexedEntry(id:stamped:extractor:soupName:)``
@@ -144,7 +154,12 @@ enum IncomingDocument {
             return (JSONWriter.write(value), value)
         case .bytes(let bytes, let scan):
             do {
-                return (try scan.stamped(bytes, entryID: entryID, lastModified: lastModified), nil)
+                let stamped: Result<[UInt8], JSONError> = bytes.withUnsafeBytes { raw in
+                    Result { () throws(JSONError) -> [UInt8] in
+                        try scan.stamped(raw, entryID: entryID, lastModified: lastModified)
+                    }
+                }
+                return (try stamped.get(), nil)
             } catch {
                 throw StockpotError(.internal, "A validated document cannot be stamped: \(error).")
             }

@@ -44,6 +44,14 @@ extension WriteTransaction {
     public func upsert(
         json documents: [[UInt8]], into soupName: String, externalIdPath: String? = nil
     ) throws(StockpotError) -> [[UInt8]] {
+        try upsert(jsonSlices: documents.map { $0[...] }, into: soupName, externalIdPath: externalIdPath)
+    }
+
+    /// ``upsert(json:into:externalIdPath:)`` for documents that are slices, of one buffer or
+    /// many: a request's entries are upserted without copying each out of its line.
+    public func upsert(
+        jsonSlices documents: [ArraySlice<UInt8>], into soupName: String, externalIdPath: String? = nil
+    ) throws(StockpotError) -> [[UInt8]] {
         let soup = try state.existingSoup(named: soupName)  // soup_not_found before any document error
         // Checking a document needs nothing shared: a large batch is checked on every core.
         // The check also finds where the indexed paths start, for reading their values.
@@ -146,7 +154,7 @@ extension WriteTransaction {
 
         let stored = try entry.stamped(entryID: id, lastModified: now)
         let bytes = stored.bytes
-        try Self.checkSize(bytes, position: position, limit: limits.documentBytes)
+        try Self.checkSize(bytes, entryID: id, lastModified: now, position: position, limit: limits.documentBytes)
         let indexed = try soup.indexedEntry(id: id, document: bytes)
         if let previous {
             // The entry may be among the deferred new ones (an external id matched it).
@@ -193,7 +201,9 @@ extension WriteTransaction {
                 let id = firstID + Int64(offset)
                 let incoming = entries[entries.startIndex + offset]!
                 let document = try incoming.stamped(entryID: id, lastModified: now)
-                try Self.checkSize(document.bytes, position: entries.startIndex + offset, limit: documentBytes)
+                try Self.checkSize(
+                    document.bytes, entryID: id, lastModified: now, position: entries.startIndex + offset,
+                    limit: documentBytes)
                 let record = EntryRecord(created: now, document: document.bytes)
                 return PreparedEntry(
                     stored: document, record: record, encoded: record.encoded(),
@@ -237,13 +247,40 @@ extension WriteTransaction {
         var indexed: IndexedEntry
     }
 
-    /// Throws `limit_exceeded` when a stored document is over the document size limit.
-    private static func checkSize(_ bytes: [UInt8], position: Int, limit: Int) throws(StockpotError) {
-        guard bytes.count <= limit else {
+    /// Throws `limit_exceeded` when a document is over the document size limit. The limit is
+    /// on the document the caller sent, as compact JSON without the system fields: the
+    /// store's `_soupEntryId` and `_soupLastModifiedDate` never push a document over it.
+    ///
+    /// - Parameter bytes: The stored (stamped) document, with both system fields.
+    private static func checkSize(
+        _ bytes: [UInt8], entryID: Int64, lastModified: Int64, position: Int, limit: Int
+    ) throws(StockpotError) {
+        let size = sizeWithoutSystemFields(bytes, entryID: entryID, lastModified: lastModified)
+        guard size <= limit else {
             throw StockpotError(
                 .limitExceeded,
-                "Entry \(position) of the batch is \(bytes.count) bytes as compact JSON; the limit is \(limit).")
+                "Entry \(position) of the batch is \(size) bytes as compact JSON (without its system fields); the limit is \(limit).")
         }
+    }
+
+    /// The compact size of a stamped document without its two system members: it holds both,
+    /// each written once as `"key":integer` with one comma of its own, plus one comma between
+    /// the two when they are its only members (`{}` then).
+    static func sizeWithoutSystemFields(_ stamped: [UInt8], entryID: Int64, lastModified: Int64) -> Int {
+        let keys = SystemField.entryID.utf8.count + SystemField.lastModified.utf8.count + 4  // quotes
+        let members = keys + 2 + decimalLength(entryID) + decimalLength(lastModified)  // colons
+        return max(2, stamped.count - members - 2)
+    }
+
+    /// The length of `value` written in decimal.
+    private static func decimalLength(_ value: Int64) -> Int {
+        var length = value < 0 ? 2 : 1
+        var rest = value.magnitude
+        while rest >= 10 {
+            rest /= 10
+            length += 1
+        }
+        return length
     }
 
     /// Throws `unique_violation` when another entry has one of `entry`'s unique values.

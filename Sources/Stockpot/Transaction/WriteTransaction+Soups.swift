@@ -65,7 +65,10 @@ extension WriteTransaction {
     }
 
     /// Removes a soup and its entries; removing a soup that does not exist does nothing.
+    ///
+    /// - Throws: `invalid_soup_name` for an empty name or one over the limit.
     public func removeSoup(_ name: String) throws(StockpotError) {
+        try IndexSpec.validateSoupName(name, limits: limits)
         guard let soup = state.soup(named: name) else { return }
         try atomically { () throws(StockpotError) in
             deleteAllEntries(of: soup)

@@ -15,16 +15,17 @@ package enum SmartSQLQuery {
     ///
     /// - Parameters:
     ///   - arguments: the values of the `?` placeholders, in order.
+    ///   - budget: the run's deadline and memory budget (`resource_limit` past either).
     ///   - body: called with the row's values and the set of columns that are `{soup:_soup}`
     ///     documents (their values are the document's JSON text).
     /// - Throws: `smart_sql_syntax`, `read_only_statement`, `soup_not_found`,
     ///   `invalid_query`; read failures.
     package static func run(
-        _ text: String, arguments: [SQLValue], catalog: some SQLCatalog,
+        _ text: String, arguments: [SQLValue], catalog: some SQLCatalog, budget: SQLBudget = SQLBudget(),
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
         try runEither(
-            text, arguments: arguments, catalog: catalog,
+            text, arguments: arguments, catalog: catalog, budget: budget,
             scanned: { (row: [SQLValue]) throws(QueryError) -> Bool in try body(row, []) }, body)
     }
 
@@ -33,11 +34,11 @@ package enum SmartSQLQuery {
     /// JSON values built straight from the indexes and columns (no row of SQL values in
     /// between); the executor's rows go to `body`.
     package static func run(
-        _ text: String, arguments: [SQLValue], catalog: some SQLCatalog,
+        _ text: String, arguments: [SQLValue], catalog: some SQLCatalog, budget: SQLBudget = SQLBudget(),
         scanned: (_ row: [JSONValue]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
-        try runEither(text, arguments: arguments, catalog: catalog, scanned: scanned, body)
+        try runEither(text, arguments: arguments, catalog: catalog, budget: budget, scanned: scanned, body)
     }
 
     /// The two entry points' shared body: generic, but inlined into each entry point, whose
@@ -48,19 +49,19 @@ package enum SmartSQLQuery {
     /// heap at every call.
     @inline(__always)
     private static func runEither<Value: SQLRowValue, Catalog: SQLCatalog>(
-        _ text: String, arguments: [SQLValue], catalog: Catalog,
+        _ text: String, arguments: [SQLValue], catalog: Catalog, budget: SQLBudget,
         scanned: (_ row: [Value]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
         guard text.utf8.count > largeStackStatementBytes else {
-            try runHere(text, arguments: arguments, catalog: catalog, scanned: scanned, body)
+            try runHere(text, arguments: arguments, catalog: catalog, budget: budget, scanned: scanned, body)
             return
         }
         // Binding and evaluating recurse once per level of the statement's tree, which the
         // parser lets reach 1,000 levels: more than a small thread stack holds. A long
         // statement (the only kind that can be that deep) runs on a thread of its own.
         try onLargeStack { () throws(QueryError) in
-            try runHere(text, arguments: arguments, catalog: catalog, scanned: scanned, body)
+            try runHere(text, arguments: arguments, catalog: catalog, budget: budget, scanned: scanned, body)
         }
     }
 
@@ -71,10 +72,16 @@ package enum SmartSQLQuery {
 
     @inline(__always)
     private static func runHere<Value: SQLRowValue, Catalog: SQLCatalog>(
-        _ text: String, arguments: [SQLValue], catalog: Catalog,
-        scanned: (_ row: [Value]) throws(QueryError) -> Bool,
+        _ text: String, arguments: [SQLValue], catalog: Catalog, budget: SQLBudget,
+        scanned unmetered: (_ row: [Value]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
+        // Index walks and index joins spend the time budget per row they hand out.
+        let meter = SQLBudgetMeter(budget)
+        let scanned = { (row: [Value]) throws(QueryError) -> Bool in
+            try meter.tick()
+            return try unmetered(row)
+        }
         if let statement = prepared.statement(for: text) {
             // An index walk reads one soup: no array of soups is built for it.
             if let scan = statement.indexScan, let soup = statement.onlySoup(in: catalog) {
@@ -85,7 +92,7 @@ package enum SmartSQLQuery {
             if statement.indexScan == nil, let soups = statement.soups(in: catalog) {
                 try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
                 if let join = statement.indexJoin, try join.run(soups, arguments: arguments, as: Value.self, scanned) { return }
-                try execute(statement, soups, arguments: arguments, body)
+                try execute(statement, soups, arguments: arguments, budget: budget, body)
                 return
             }
         }
@@ -95,17 +102,17 @@ package enum SmartSQLQuery {
             return
         }
         if let join = statement.indexJoin, try join.run(soups, arguments: arguments, as: Value.self, scanned) { return }
-        try execute(statement, soups, arguments: arguments, body)
+        try execute(statement, soups, arguments: arguments, budget: budget, body)
     }
 
     /// Runs `statement` in the executor over `soups` (one per row slot).
     private static func execute(
-        _ statement: SQLPreparedStatement, _ soups: [any SQLSoup], arguments: [SQLValue],
+        _ statement: SQLPreparedStatement, _ soups: [any SQLSoup], arguments: [SQLValue], budget: SQLBudget,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) {
         let executor = SQLExecutor(
             frame: RowFrame(slots: statement.slotCount, aggregates: statement.aggregateCount), soups: soups,
-            arguments: arguments)
+            arguments: arguments, budget: budget)
         let documentColumns = statement.select.documentColumns
         try executor.run(statement.select) { row throws(QueryError) -> Bool in try body(row, documentColumns) }
         executor.reportDemand()
@@ -133,9 +140,11 @@ package enum SmartSQLQuery {
     }
 
     /// The number of rows `text` returns.
-    package static func count(_ text: String, arguments: [SQLValue], catalog: some SQLCatalog) throws(QueryError) -> Int {
+    package static func count(
+        _ text: String, arguments: [SQLValue], catalog: some SQLCatalog, budget: SQLBudget = SQLBudget()
+    ) throws(QueryError) -> Int {
         var count = 0
-        try run(text, arguments: arguments, catalog: catalog) { _, _ in
+        try run(text, arguments: arguments, catalog: catalog, budget: budget) { _, _ in
             count += 1
             return true
         }

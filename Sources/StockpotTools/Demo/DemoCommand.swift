@@ -23,19 +23,22 @@ public struct DemoCommand: ParsableCommand {
     public var entries: Int
     /// The corpus seed.
     public var seed: UInt64
+    /// Replace DIR whatever it holds.
+    public var force = false
 
     /// How `demo` documents itself.
     public static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Build a demo store of generated Accounts, time a few lookups, and show how to open it.",
         discussion: """
-            Creates a store in DIR (replacing an earlier demo store there; a directory that holds other files is refused) with a soup 'accounts' indexed on all five index kinds, ingests generated Salesforce-like Account documents 1,000 per durable commit, then times lookups by id, pages ordered by an index, positions, counts, and exact, like and full-text queries. Progress goes to standard error; the lookups and their timings to standard output. 'make demo' runs this.
+            Creates a store in DIR (replacing an earlier demo store there; a directory holding anything else, another store included, is refused unless --force is given) with a soup 'accounts' indexed on all five index kinds, ingests generated Salesforce-like Account documents 1,000 per durable commit, then times lookups by id, pages ordered by an index, positions, counts, and exact, like and full-text queries. Progress goes to standard error; the lookups and their timings to standard output. 'make demo' runs this.
             """,
-        usage: "demo [DIR] [--entries N] [--seed S]",
+        usage: "demo [DIR] [--entries N] [--seed S] [--force]",
         arguments: [.init("DIR", "The store directory (default ./demo-store).")],
         options: [
             .init("--entries N", "Account entries to ingest (default 100000)."),
             .init("--seed S", "The corpus seed (default \(defaultSeed))."),
+            .init("--force", "Replace DIR whatever it holds (by default only an empty directory or a demo store is)."),
         ],
         examples: [
             .init("demo", "Builds ./demo-store with 100,000 Accounts."),
@@ -51,6 +54,7 @@ public struct DemoCommand: ParsableCommand {
         } else {
             seed = Self.defaultSeed
         }
+        force = try arguments.takeFlag("--force")
         directory = arguments.takeOptionalPositional() ?? "./demo-store"
     }
 
@@ -75,7 +79,7 @@ public struct DemoCommand: ParsableCommand {
     }
 
     private func build() throws {
-        try DemoStoreDirectory.prepare(directory)
+        try DemoStoreDirectory.prepare(directory, force: force)
         message("generating \(entries) Account documents (seed \(seed))")
         var generator = AccountGenerator(seed: seed)
         let documents = (0..<entries).map { _ in generator.next() }

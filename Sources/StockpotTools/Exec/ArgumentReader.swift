@@ -13,22 +13,50 @@ struct ArgumentReader {
     let object: JSONObject
     /// Put before member names in messages (`"querySpec."`), empty at the top level.
     let prefix: String
+    /// Members kept as their JSON text (arrays, checked already), read only when asked for:
+    /// a large `entries` array reaches the store as bytes without becoming a value tree.
+    let deferred: DeferredMembers
 
-    init(_ object: JSONObject, prefix: String = "") {
+    init(_ object: JSONObject, prefix: String = "", deferred: DeferredMembers = DeferredMembers()) {
         self.object = object
         self.prefix = prefix
+        self.deferred = deferred
     }
 
     /// Whether the member `name` is present and not null.
     func contains(_ name: String) -> Bool {
+        if deferred.text(name) != nil { return true }
         guard let value = object[name] else { return false }
         return !value.isNull
     }
 
     /// The member `name`, or `nil` when it is absent or null.
     func value(_ name: String) -> JSONValue? {
+        if let value = deferred.value(name) { return value }
         guard let value = object[name], !value.isNull else { return nil }
         return value
+    }
+
+    /// The elements of the required array `name`, each as its JSON text, without reading them
+    /// into values when the member was deferred (then each is a slice of the request line).
+    ///
+    /// - Throws: `bad_request` when it is missing or not an array, `limit_exceeded` when it
+    ///   has more than `maxCount` elements (counted before any is copied).
+    func elementTexts(_ name: String, maxCount: Int = .max) throws(StockpotError) -> [ArraySlice<UInt8>] {
+        if let ranges = deferred.elementRanges(name) {
+            try checkCount(name, ranges.count, maxCount)
+            return ranges.map { deferred.bytes($0) }
+        }
+        let elements = try array(name)
+        try checkCount(name, elements.count, maxCount)
+        return elements.map { JSONWriter.write($0)[...] }
+    }
+
+    private func checkCount(_ name: String, _ count: Int, _ maxCount: Int) throws(StockpotError) {
+        guard count <= maxCount else {
+            throw StockpotError(
+                .limitExceeded, "The argument \"\(prefix)\(name)\" has \(count) elements; the limit is \(maxCount) per request.")
+        }
     }
 
     /// The required string `name`.

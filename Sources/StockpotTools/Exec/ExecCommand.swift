@@ -20,6 +20,8 @@ public struct ExecCommand: ParsableCommand {
     public var storeOptions: StoreOptions
     /// Limits on request lines.
     public var jsonLimits: JSONLimits
+    /// Budgets of requests besides the line limits.
+    var budgets = ExecBudgets()
 
     /// How `exec` documents itself.
     public static let configuration = CommandConfiguration(
@@ -34,7 +36,9 @@ public struct ExecCommand: ParsableCommand {
             .init("--durability full|interval|none", "When writes reach the disk: before each request returns (full, the default), every --sync-interval-ms milliseconds (interval), or when the operating system decides (none)."),
             .init("--sync-interval-ms N", "The sync period of --durability interval (default 100)."),
             .init("--max-request-bytes N", "The longest request line, in bytes (default 67108864)."),
-            .init("--max-depth N", "The deepest nesting of a request; the request object is depth 1 (default 512)."),
+            .init("--max-depth N", "The deepest nesting of a request; the request object is depth 1 (default 512, at most 1024)."),
+            .init("--max-request-entries N", "The most entries in one upsertSoupEntries request (default 100000)."),
+            .init("--max-statement-memory-bytes N", "The most bytes of rows one Smart SQL statement holds for sorting, grouping and DISTINCT (default 268435456)."),
             .init("--max-document-bytes N", "The largest document, as compact JSON (default 16777216)."),
             .init("--max-soup-name-bytes N", "The longest soup name, in UTF-8 bytes (default 255)."),
             .init("--max-index-path-bytes N", "The longest index path, in UTF-8 bytes (default 1024)."),
@@ -70,7 +74,11 @@ public struct ExecCommand: ParsableCommand {
         // A string may be as long as the line: documents over their limit must reach the store
         // (limit_exceeded), not fail as unreadable requests.
         limits.maxStringBytes = limits.maxInputBytes
-        limits.maxDepth = try arguments.takeInteger("--max-depth", in: 1...100_000) ?? limits.maxDepth
+        limits.maxDepth = try arguments.takeInteger("--max-depth", in: 1...JSONLimits.maxSupportedDepth) ?? limits.maxDepth
+        budgets.maxRequestEntries =
+            try arguments.takeInteger("--max-request-entries", in: 1...Int(Int32.max)) ?? budgets.maxRequestEntries
+        budgets.statementMemoryBytes =
+            try arguments.takeInteger("--max-statement-memory-bytes", in: 1...Int.max) ?? budgets.statementMemoryBytes
         options.limits.documentBytes =
             try arguments.takeInteger("--max-document-bytes", in: byteRange) ?? options.limits.documentBytes
         options.limits.soupNameBytes =
@@ -96,7 +104,7 @@ public struct ExecCommand: ParsableCommand {
             StandardStream.error.write("Error: cannot open the store at \(directory): \(Self.describe(error))\n")
             return .failure
         }
-        serve(ExecSession(store: store, jsonLimits: jsonLimits))
+        serve(ExecSession(store: store, jsonLimits: jsonLimits, budgets: budgets))
         do {
             try store.close()
         } catch {

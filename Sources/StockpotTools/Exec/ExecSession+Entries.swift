@@ -6,30 +6,54 @@ import StockpotJSON
 
 extension ExecSession {
     func upsertSoupEntries(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        let name = try Self.soupName(arguments)
-        let entries = try arguments.array("entries")
+        let name = try soupName(arguments)
+        guard arguments.contains("entries") else { throw arguments.missing("entries", "an array") }
+        // The entries reach the store as their JSON text, never as a value tree.
+        let entries = try arguments.elementTexts("entries", maxCount: budgets.maxRequestEntries)
         let externalIdPath = try arguments.optionalString("externalIdPath")
-        return .array(try store.upsert(entries, into: name, externalIdPath: externalIdPath))
+        let stored = try write { (transaction) throws(StockpotError) in
+            try transaction.upsert(jsonSlices: entries, into: name, externalIdPath: externalIdPath)
+        }
+        return .array(stored.map { .object(JSONObject(canonicalText: $0)) })
     }
 
     func retrieveSoupEntries(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        let name = try Self.soupName(arguments)
+        let name = try soupName(arguments)
         return .array(try store.retrieve(try arguments.integers("entryIds"), from: name))
     }
 
     func removeFromSoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        let name = try Self.soupName(arguments)
+        let name = try soupName(arguments)
         switch (arguments.contains("entryIds"), arguments.contains("querySpec")) {
         case (true, true):
             throw StockpotError(.badRequest, "Give either \"entryIds\" or \"querySpec\", not both.")
         case (false, false):
             throw StockpotError(.badRequest, "The argument \"entryIds\" or \"querySpec\" is missing.")
         case (true, false):
-            try store.delete(try arguments.integers("entryIds"), from: name)
+            let ids = try arguments.integers("entryIds")
+            try write { (transaction) throws(StockpotError) in try transaction.delete(ids, from: name) }
         case (false, true):
             let spec = try Self.querySpec(arguments)
-            try store.deleteFirstPage(of: spec, in: name)
+            try write { (transaction) throws(StockpotError) in try transaction.deleteFirstPage(of: spec, in: name) }
         }
         return .null
+    }
+
+    /// Runs `body` in one write transaction that commits only if the request's deadline has
+    /// not passed by then (`resource_limit`, nothing written, otherwise).
+    @discardableResult
+    func write<R>(_ body: (WriteTransaction) throws(StockpotError) -> R) throws(StockpotError) -> R {
+        try checkDeadline()
+        do {
+            return try store.write { transaction throws -> R in
+                let result = try body(transaction)
+                try checkDeadline()
+                return result
+            }
+        } catch let error as StockpotError {
+            throw error
+        } catch {
+            throw StockpotError(.internal, "Unexpected error: \(error).")
+        }
     }
 }

@@ -6,7 +6,7 @@ import StockpotJSON
 
 extension ExecSession {
     mutating func querySoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        let name = try Self.soupName(arguments)
+        let name = try soupName(arguments)
         return try openCursor(CursorTable.Cursor(soup: name, spec: try Self.querySpec(arguments)))
     }
 
@@ -74,19 +74,32 @@ extension ExecSession {
         return Self.cursorValue(id: id, spec: cursor.spec, pageIndex: 0, page: first)
     }
 
+    /// One page of a cursor's query. A Smart SQL statement checks the request's deadline
+    /// as it runs; any query checks it once done (before a cursor is opened on it).
     private func page(_ index: Int, of cursor: CursorTable.Cursor) throws(StockpotError) -> QueryPage {
-        guard let soup = cursor.soup else {
-            return try store.smartQuery(
-                try Self.statement(of: cursor), arguments: cursor.arguments, page: index, pageSize: cursor.spec.pageSize)
+        try checkDeadline()
+        let page: QueryPage
+        if let soup = cursor.soup {
+            page = try store.query(cursor.spec, in: soup, page: index)
+        } else {
+            page = try store.smartQuery(
+                try Self.statement(of: cursor), arguments: cursor.arguments, page: index, pageSize: cursor.spec.pageSize,
+                budget: queryBudget)
         }
-        return try store.query(cursor.spec, in: soup, page: index)
+        try checkDeadline()
+        return page
     }
 
     private func count(_ cursor: CursorTable.Cursor) throws(StockpotError) -> Int {
-        guard let soup = cursor.soup else {
-            return try store.smartCount(try Self.statement(of: cursor), arguments: cursor.arguments)
+        try checkDeadline()
+        let count: Int
+        if let soup = cursor.soup {
+            count = try store.count(cursor.spec, in: soup)
+        } else {
+            count = try store.smartCount(try Self.statement(of: cursor), arguments: cursor.arguments, budget: queryBudget)
         }
-        return try store.count(cursor.spec, in: soup)
+        try checkDeadline()
+        return count
     }
 
     /// The Smart SQL statement of a smart cursor's spec.

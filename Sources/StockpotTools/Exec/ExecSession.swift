@@ -14,13 +14,30 @@ struct ExecSession {
     let store: Store
     /// The limits requests are read with (depth, line length).
     let jsonLimits: JSONLimits
+    /// What one request may spend besides them.
+    let budgets: ExecBudgets
     /// Open cursors by id.
     var cursors = CursorTable()
+    /// When the request being performed must stop (its `timeoutMs`), nil for no time budget.
+    var deadline: ContinuousClock.Instant?
 
     /// Creates a session over an open store.
-    init(store: Store, jsonLimits: JSONLimits) {
+    init(store: Store, jsonLimits: JSONLimits, budgets: ExecBudgets = ExecBudgets()) {
         self.store = store
         self.jsonLimits = jsonLimits
+        self.budgets = budgets
+    }
+
+    /// The budget of a query run for the request being performed.
+    var queryBudget: QueryBudget {
+        QueryBudget(deadline: deadline, memoryBytes: budgets.statementMemoryBytes)
+    }
+
+    /// Throws `resource_limit` when the request's `timeoutMs` has passed: checked before an
+    /// operation starts and before a write commits, so a request past it changes nothing.
+    func checkDeadline() throws(StockpotError) {
+        guard let deadline, ContinuousClock.now >= deadline else { return }
+        throw StockpotError(.resourceLimit, "The request ran past its timeoutMs and was stopped; nothing was changed.")
     }
 
     /// The response line for one request line.
@@ -58,7 +75,21 @@ struct ExecSession {
     /// - Throws: the failure to report.
     mutating func perform(_ request: Request) throws(StockpotError) -> JSONValue {
         let arguments = request.arguments
-        switch request.op {
+        deadline = nil
+        if let timeout = try arguments.optionalInteger("timeoutMs") {
+            guard (1...ExecBudgets.maxTimeoutMs).contains(timeout) else {
+                throw StockpotError(
+                    .badRequest, "The argument \"timeoutMs\" must be from 1 to \(ExecBudgets.maxTimeoutMs), not \(timeout).")
+            }
+            deadline = .now + .milliseconds(timeout)
+        }
+        defer { deadline = nil }
+        return try dispatch(request.op, arguments)
+    }
+
+    /// Runs operation `op`.
+    private mutating func dispatch(_ op: String, _ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
+        switch op {
         case "registerSoup": return try registerSoup(arguments)
         case "soupExists": return try soupExists(arguments)
         case "getAllSoupNames": return .array(store.allSoupNames().map { .string($0) })
@@ -78,17 +109,20 @@ struct ExecSession {
         case "stats": return try store.stats().jsonValue
         case "compact": return try store.compact().jsonValue
         default:
-            throw StockpotError(.unknownOp, "The operation \"\(request.op)\" does not exist.")
+            throw StockpotError(.unknownOp, "The operation \"\(op)\" does not exist.")
         }
     }
 
     /// The required `soupName` argument.
     ///
-    /// - Throws: `invalid_soup_name` when it is missing, `bad_request` when it is not a string.
-    static func soupName(_ arguments: ArgumentReader) throws(StockpotError) -> String {
+    /// - Throws: `invalid_soup_name` when it is missing, empty or longer than the store's
+    ///   limit (for every operation, `soupExists` and `removeSoup` included), `bad_request`
+    ///   when it is not a string.
+    func soupName(_ arguments: ArgumentReader) throws(StockpotError) -> String {
         guard let name = try arguments.optionalString("soupName") else {
             throw StockpotError(.invalidSoupName, "The argument \"soupName\" is missing.")
         }
+        try IndexSpec.validateSoupName(name, limits: store.options.limits)
         return name
     }
 }

@@ -97,6 +97,11 @@ struct LineReader {
             overlongCount = nil
         }
         if let count = overlongCount { return .tooLong(byteCount: count) }
+        // A long line that grew geometrically may hold up to twice its bytes: it is handed out
+        // at its size (the request holds it while it runs), the large buffer freed at once.
+        if pending.count >= 1 << 16, pending.capacity > pending.count + pending.count / 8 {
+            return .line(Array(pending))
+        }
         return .line(pending)
     }
 

@@ -19,7 +19,9 @@ extension QuerySpec {
         }
         self.init(queryType: queryType)
         indexPath = try fields.optionalString("indexPath")
-        matchKey = fields.value("matchKey")
+        // An explicit null is kept (an exact query on null matches nothing, semantics.md);
+        // only a missing matchKey is one the query lacks.
+        matchKey = fields.object["matchKey"]
         beginKey = fields.value("beginKey")
         endKey = fields.value("endKey")
         likeKey = try fields.optionalString("likeKey")

@@ -1,6 +1,7 @@
 // `stockpot import STORE --soup NAME [FILE]`: bulk ingestion of JSON Lines, batched with
 // relaxed durability and made durable once, at the end (the store's close).
 
+import Foundation
 import Stockpot
 import StockpotJSON
 
@@ -24,7 +25,7 @@ public struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Load JSON Lines (one document per line) into a soup, fast.",
         discussion: """
-            Reads FILE (or standard input) one line at a time; each non-blank line is one JSON object, upserted into the soup as one entry. Lines are written 1,000 per batch with relaxed durability, and the store is made durable once, when the import ends. A progress bar is drawn on standard error when it is a terminal; a summary line is always printed there.
+            Reads FILE (or standard input) one line at a time; each non-blank line is one JSON object, upserted into the soup as one entry. Lines are written in batches of 1,000 lines or 8 MiB, whichever comes first, with relaxed durability, and the store is made durable once, when the import ends. A progress bar is drawn on standard error when it is a terminal; a summary line is always printed there.
             A line that is not a JSON object (or that the store refuses, say for a unique index) is reported with its line number, and column for JSON errors. By default the import then stops with exit status 65 and writes nothing from the batch holding that line (the batches before it stay); with --skip-bad it skips such lines, counts them and goes on.
             The soup must exist unless --index specs are given, in which case it is registered with them when missing.
             """,
@@ -97,6 +98,10 @@ public struct ImportCommand: ParsableCommand {
         let input = try InputSource.open(file)
         var options = StoreOptions()
         options.durability = .none
+        // A store this import creates is removed again when the import fails.
+        let creates = !StoreAccess.isStore(directory)
+            && (!StoreAccess.exists(directory) || StoreAccess.isEmptyDirectory(directory))
+        let keepsDirectory = StoreAccess.exists(directory)
         let store = try StoreAccess.open(directory, options: options)
         var outcome: Result<ImportSummary, ToolFailure>
         let progress = ProgressBar(label: "import", totalBytes: input.size)
@@ -109,7 +114,16 @@ public struct ImportCommand: ParsableCommand {
         }
         progress.finish()
         // The close is the durable commit of everything written, also after a bad line.
-        try StoreAccess.close(store)
+        do throws(ToolFailure) {
+            try StoreAccess.close(store)
+        } catch {
+            if creates { removeCreatedStore(keepingDirectory: keepsDirectory) }
+            throw error
+        }
+        if case .failure = outcome, creates {
+            removeCreatedStore(keepingDirectory: keepsDirectory)
+            StandardStream.error.write("Removed the store this import created at \(directory).\n")
+        }
         let summary = try outcome.get()
         for bad in summary.skipped.prefix(20) {
             StandardStream.error.write("Skipped \(bad).\n")
@@ -118,6 +132,19 @@ public struct ImportCommand: ParsableCommand {
             StandardStream.error.write("Skipped \(summary.skipped.count - 20) more bad lines.\n")
         }
         return (summary.imported, summary.bytes, summary.skipped, progress.elapsedSeconds)
+    }
+
+    /// Removes the store this import created in `directory`: the directory itself, or only
+    /// what is in it when it existed (empty) before.
+    private func removeCreatedStore(keepingDirectory: Bool) {
+        let files = FileManager.default
+        guard keepingDirectory else {
+            try? files.removeItem(atPath: directory)
+            return
+        }
+        for name in (try? files.contentsOfDirectory(atPath: directory)) ?? [] {
+            try? files.removeItem(atPath: directory + "/" + name)
+        }
     }
 
     /// Registers the soup when it is missing and specs are given.

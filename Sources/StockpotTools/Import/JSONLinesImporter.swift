@@ -1,5 +1,5 @@
-// The load loop of `stockpot import`: JSON Lines read as bytes, 1,000 lines per write through
-// the store's bytes upsert (no tree for canonical documents). A failing batch writes nothing;
+// The load loop of `stockpot import`: JSON Lines read as bytes, 1,000 lines or 8 MiB (whichever
+// comes first) per write through the store's bytes upsert (no tree for canonical documents). A failing batch writes nothing;
 // its lines are then tried one by one in one transaction to name the bad line.
 
 import Stockpot
@@ -29,6 +29,10 @@ package struct ImportSummary: Sendable {
     package var lines = 0
     /// Bad lines skipped (with `skipBad`).
     package var skipped: [BadLine] = []
+    /// Write transactions made (one per batch).
+    package var batches = 0
+    /// The most input bytes one batch held: what bounds the import's memory.
+    package var largestBatchBytes = 0
 
     /// Nothing yet.
     package init() {}
@@ -44,8 +48,12 @@ package struct JSONLinesImporter {
     package let externalIdPath: String?
     /// Skip and count bad lines instead of stopping at the first.
     package let skipBad: Bool
-    /// Lines per write transaction.
+    /// Lines per write transaction, at most.
     package var batchSize = 1000
+    /// Input bytes per write transaction: a batch ends at the line that reaches this many
+    /// (so a batch holds at most this plus one line), keeping the import's memory a small
+    /// multiple of it whatever the lines' sizes.
+    package var batchBytes = 8 << 20
     /// The longest line read; longer ones are bad lines.
     package var maxLineBytes = 64 << 20
 
@@ -73,7 +81,8 @@ package struct JSONLinesImporter {
         var summary = ImportSummary()
         var reader = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, bufferBytes: 1 << 20)
         var batch: [Line] = []
-        batch.reserveCapacity(batchSize)
+        var held = 0
+        batch.reserveCapacity(min(batchSize, 1024))
         while true {
             let next: LineReader.Line?
             do {
@@ -93,14 +102,16 @@ package struct JSONLinesImporter {
                 if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
                 if Self.isBlank(bytes) { continue }
                 batch.append(Line(number: summary.lines, bytes: bytes))
-                if batch.count == batchSize {
-                    try write(batch, &summary)
+                held += bytes.count
+                if batch.count >= batchSize || held >= batchBytes {
+                    try write(batch, bytes: held, &summary)
                     batch.removeAll(keepingCapacity: true)
+                    held = 0
                     progress?.update(entries: summary.imported, bytes: summary.bytes)
                 }
             }
         }
-        if !batch.isEmpty { try write(batch, &summary) }
+        if !batch.isEmpty { try write(batch, bytes: held, &summary) }
         progress?.update(entries: summary.imported, bytes: summary.bytes)
         return summary
     }
@@ -111,7 +122,9 @@ package struct JSONLinesImporter {
     }
 
     /// Writes one batch; when the store refuses it, finds the bad lines one by one.
-    private func write(_ batch: [Line], _ summary: inout ImportSummary) throws(ToolFailure) {
+    private func write(_ batch: [Line], bytes: Int, _ summary: inout ImportSummary) throws(ToolFailure) {
+        summary.batches += 1
+        summary.largestBatchBytes = max(summary.largestBatchBytes, bytes)
         do {
             try store.write { transaction in
                 _ = try transaction.upsert(json: batch.map(\.bytes), into: soup, externalIdPath: externalIdPath)

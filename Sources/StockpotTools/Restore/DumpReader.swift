@@ -247,14 +247,16 @@ package struct DumpReader {
     /// Checks an entry against its soup: order, range, count.
     private mutating func accept(_ entry: RestoredEntry) throws(DumpProblem) -> RestoredEntry {
         guard var soup = current else { throw problem("an entry line comes before any soup line") }
+        // The range first: an id no entry can have (0, negative, past the soup's next id) is
+        // named as such, not as out of order against the ids before it.
+        guard entry.id >= 1, entry.id < soup.nextEntryID else {
+            throw problem("entry \(entry.id) is outside the ids of soup \"\(soup.name)\" (1 to \(soup.nextEntryID - 1))")
+        }
         guard entry.id > soup.lastID else {
             throw problem(
                 entry.id == soup.lastID
                     ? "entry \(entry.id) of soup \"\(soup.name)\" appears twice"
                     : "entry \(entry.id) of soup \"\(soup.name)\" comes after entry \(soup.lastID); ids must ascend")
-        }
-        guard entry.id >= 1, entry.id < soup.nextEntryID else {
-            throw problem("entry \(entry.id) is outside the ids of soup \"\(soup.name)\" (1 to \(soup.nextEntryID - 1))")
         }
         guard soup.seen < soup.expected else {
             throw problem("the soup \"\(soup.name)\" has more than the \(soup.expected) entries its line announces")

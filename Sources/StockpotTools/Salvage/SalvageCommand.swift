@@ -64,6 +64,12 @@ public struct SalvageCommand: ParsableCommand {
                 "read \(salvage.segments) segment files (\(ByteCount.describe(salvage.bytesRead))), \(salvage.recordsRead) records that verify",
                 "saved \(salvage.soups.count) soups and \(saved) entries into \(target)",
             ]
+            for soup in salvage.soups {
+                guard let soupID = soup.lostSoupID else { continue }
+                lines.append(
+                    "KEPT: \(soup.entries.count) entries of soup id \(soupID), whose catalog record (name and index specs) was lost, in soup \"\(soup.description.name)\" (indexed on _soupEntryId only; rename or alter it to restore its specs)")
+                losses.append("catalog record of soup id \(soupID): its name and index specs are lost (its entries are in \"\(soup.description.name)\")")
+            }
             lines += losses.map { "LOST: " + $0 }
             lines.append(losses.isEmpty ? "salvage: nothing lost" : "salvage: \(losses.count) losses")
             StandardStream.output.write(lines.joined(separator: "\n") + "\n")

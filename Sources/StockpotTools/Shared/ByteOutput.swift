@@ -1,6 +1,6 @@
-// Buffered output to standard output or a file through write(2): data commands emit many small
-// lines, written out in 1 MiB chunks. A file is written under a temporary name and renamed when
-// complete, so a failed dump never leaves a file that looks whole.
+// Buffered output to standard output or a file through write(2), in 1 MiB chunks. A file is
+// written under a temporary name of its own (created exclusively, never through a link) and
+// renamed when complete, so a failed dump never leaves a file that looks whole.
 
 #if canImport(Glibc)
 import Glibc
@@ -34,12 +34,17 @@ package final class ByteOutput {
         ByteOutput(fileDescriptor: 1, paths: nil)
     }
 
-    /// A new file at `path`, written as `path.tmp` until ``finish()``.
+    /// A new file at `path`, written as `path.<pid>.tmp` until ``finish()``.
+    ///
+    /// The temporary file is created with `O_EXCL | O_NOFOLLOW`: whatever is at its name
+    /// already (a symbolic link planted there, a file left by a killed run) makes the call fail
+    /// rather than be followed or overwritten; the final rename replaces `path` itself, never
+    /// what a link there points to.
     ///
     /// - Throws: an I/O ``ToolFailure`` when it cannot be created.
     package static func file(_ path: String) throws(ToolFailure) -> ByteOutput {
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let temporary = path + ".\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw ToolFailure("cannot create \(temporary): \(SystemError.describe(errno))", status: .ioError)
         }

@@ -6,7 +6,7 @@
 
 import StockpotIndex
 import StockpotJSON
-import StockpotQuery
+@testable import StockpotQuery
 import Synchronization
 import Testing
 
@@ -56,6 +56,23 @@ private struct Catalog: SQLCatalog {
             return true
         }
         return (rows, soups.map { soup in soup.reads.withLock { $0 } })
+    }
+
+    @Test func anInListOfConstantsIsHashedWhenBound() throws {
+        let soup = CountingSoup(name: "s", count: 60)
+        let sql = "SELECT {s:v} FROM {s} WHERE {s:_soupEntryId} + 0 IN (3, '7', 11.0, NULL) ORDER BY 1"
+        // No affinity: the text '7' never equals 7 (SQLite's rule).
+        #expect(try run(sql, [soup]).rows == [[.text("v11")], [.text("v3")]])
+        let statement = try #require(SmartSQLQuery.prepared.statement(for: sql))
+        let conditions = statement.select.plan.levels.flatMap(\.conditions) + [statement.select.whereCondition].compactMap { $0 }
+        let hashed = conditions.contains { condition in
+            if case .inConstants = condition { return true }
+            return false
+        }
+        #expect(hashed, "the list is compared element by element for every row")
+        // A list that reads the row stays a list.
+        let perRow = "SELECT {s:v} FROM {s} WHERE 5 IN ({s:k}, 7)"
+        #expect(try run(perRow, [soup]).rows.count == 2)
     }
 
     @Test func countsReadNoDocument() throws {

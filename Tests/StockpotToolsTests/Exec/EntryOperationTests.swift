@@ -135,14 +135,17 @@ import Testing
         let store = TemporaryStore()
         let exec = try store.exec(["--max-document-bytes", "256"])
         try register(exec)
-        // Measure the stored form (system fields included) of a small document, then grow it to
-        // exactly the limit.
-        let probe = try exec.result(["op": "upsertSoupEntries", "soupName": "s", "entries": [["k": ""]]])
-        let overhead = JSONWriter.write(probe[0]!).count
-        let padding = String(repeating: "x", count: 256 - overhead)
-        let atLimit = try exec.send(["op": "upsertSoupEntries", "soupName": "s", "entries": [["_soupEntryId": 1, "k": .string(padding)]]])
+        // The limit is on the document as sent ({"k":"xx..."}: 8 bytes around the string);
+        // the system fields the store adds do not count.
+        let padding = String(repeating: "x", count: 256 - 8)
+        let atLimit = try exec.send(["op": "upsertSoupEntries", "soupName": "s", "entries": [["k": .string(padding)]]])
         #expect(atLimit["ok"] == true, "\(atLimit.jsonText)")
-        let pastLimit = try exec.send(["op": "upsertSoupEntries", "soupName": "s", "entries": [["_soupEntryId": 1, "k": .string(padding + "x")]]])
+        let stored = try #require(atLimit["result"]?[0])
+        #expect(JSONWriter.write(stored).count > 256, "stored with its system fields, over the limit")
+        // Replacing it with the same size, its system fields given, is accepted too.
+        let replaced = try exec.send(["op": "upsertSoupEntries", "soupName": "s", "entries": [stored]])
+        #expect(replaced["ok"] == true, "\(replaced.jsonText)")
+        let pastLimit = try exec.send(["op": "upsertSoupEntries", "soupName": "s", "entries": [["k": .string(padding + "x")]]])
         #expect(pastLimit["error"]?["code"] == "limit_exceeded")
     }
 }

@@ -57,6 +57,13 @@ import Testing
         #expect(try ids(exec, ["queryType": "exact", "indexPath": "unindexed", "matchKey": 1]) == [])
     }
 
+    @Test func anExactQueryOnNullMatchesNothing() throws {
+        let (_, exec) = try populated()
+        // semantics.md: exact never matches null, on an indexed path or not.
+        #expect(try ids(exec, ["queryType": "exact", "indexPath": "name", "matchKey": nil]) == [])
+        #expect(try ids(exec, ["queryType": "exact", "indexPath": "unindexed", "matchKey": nil]) == [])
+    }
+
     @Test func likeFoldsASCIIOnly() throws {
         let (_, exec) = try populated()
         #expect(try ids(exec, ["queryType": "like", "indexPath": "name", "likeKey": "an%"]) == [1, 4])

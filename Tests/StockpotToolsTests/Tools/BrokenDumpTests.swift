@@ -45,6 +45,16 @@ struct DumpDamage: CustomTestStringConvertible, Sendable {
             lines[4] = lines[3]
             return joined(lines)
         }, line: { _ in 5 }, words: "appears twice"),
+        DumpDamage(name: "id 0 as the first entry", apply: { lines in
+            var lines = lines
+            lines[2] = lines[2].replacingOccurrences(of: #"{"id":1,"#, with: #"{"id":0,"#)
+            return joined(lines)
+        }, line: { _ in 3 }, words: "entry 0 is outside the ids"),
+        DumpDamage(name: "negative id as the first entry", apply: { lines in
+            var lines = lines
+            lines[2] = lines[2].replacingOccurrences(of: #"{"id":1,"#, with: #"{"id":-3,"#)
+            return joined(lines)
+        }, line: { _ in 3 }, words: "entry -3 is outside the ids"),
         DumpDamage(name: "bad spec type", apply: { lines in
             var lines = lines
             lines[7] = lines[7].replacingOccurrences(of: #""type":"string""#, with: #""type":"strang""#)

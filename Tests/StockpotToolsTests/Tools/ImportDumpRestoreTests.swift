@@ -60,6 +60,8 @@ import Testing
         var lines = ToolCorpus.lines(count: 10).split(separator: "\n").map(String.init)
         lines[6] = #"{"Code":"bad", "Size": 12,]"#
         let store = scratch.file("store")
+        // The store exists first (a failed import removes a store it created itself).
+        #expect(try importLines("", into: store, in: scratch).status == 0)
         let run = try importLines(lines.joined(separator: "\n") + "\n", into: store, in: scratch)
         #expect(run.status == 65)
         #expect(run.errors.contains("line 7, column 27"), "\(run.errors)")

@@ -134,6 +134,38 @@ struct StoreDamage: CustomTestStringConvertible, Sendable {
         _ = try exec.finish()
     }
 
+    @Test func salvageKeepsTheEntriesOfASoupWhoseCatalogRecordIsLost() throws {
+        let scratch = try ScratchDirectory()
+        let store = scratch.file("store")
+        let input = scratch.write("input.jsonl", ToolCorpus.lines(count: 120))
+        #expect(try ToolRun.stockpot(["import", store, "--soup", "items"] + ToolCorpus.indexOptions + [input]).status == 0)
+        let before = try entryLines(try ToolRun.stockpot(["dump", store]).output)
+        // Damage every catalog record of the soup: each holds its name, which no entry does.
+        var damaged = 0
+        for segment in files(in: store, withSuffix: ".seg") {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segment)))
+            let name = Array("items".utf8)
+            let offsets = (0...(bytes.count - name.count)).filter { Array(bytes[$0..<($0 + name.count)]) == name }
+            try flip(segment, at: offsets.map { $0 + 2 })
+            damaged += offsets.count
+        }
+        #expect(damaged > 0)
+
+        let rescued = scratch.file("rescued")
+        let run = try ToolRun.stockpot(["salvage", store, rescued])
+        #expect(run.status == 1, "\(run.outputText) \(run.errors)")
+        #expect(run.outputText.contains("KEPT: 120 entries of soup id"), "\(run.outputText)")
+        #expect(run.outputText.contains(#"in soup "lost-soup-"#), "\(run.outputText)")
+        #expect(!run.outputText.contains("entry 1:"), "entries named as lost: \(run.outputText)")
+        // Every entry is in the placeholder soup, byte for byte apart from the soup's name.
+        let dump = try ToolRun.stockpot(["dump", rescued])
+        #expect(dump.status == 0, "\(dump.errors)")
+        #expect(dump.outputText.contains(#"{"soup":"lost-soup-"#), "\(dump.outputText.prefix(400))")
+        let saved = try entryLines(dump.output)
+        #expect(saved == before)
+        #expect(try ToolRun.stockpot(["verify", rescued]).status == 0)
+    }
+
     @Test func salvageOfASoundStoreLosesNothing() throws {
         let scratch = try ScratchDirectory()
         let store = try buildStore(in: scratch)

@@ -117,6 +117,8 @@ indirect enum BoundExpression {
     case isNull(BoundExpression, negated: Bool)
     case between(BoundExpression, low: BoundExpression, high: BoundExpression, negated: Bool)
     case inList(BoundExpression, [BoundExpression], negated: Bool)
+    /// `x IN (constants)`: the list hashed once, when bound, and probed per row.
+    case inConstants(BoundExpression, SQLInList, negated: Bool)
     case inSelect(BoundExpression, BoundSubquery, negated: Bool)
     case like(BoundExpression, pattern: BoundExpression, escape: BoundExpression?, negated: Bool)
     /// Whether the entry in `slot` matches the expression (text evaluated per row; parsed

@@ -209,6 +209,7 @@ extension BoundExpression {
         case .binary(_, let l, let r): return l.readsParameter || r.readsParameter
         case .between(let e, let low, let high, _): return e.readsParameter || low.readsParameter || high.readsParameter
         case .inList(let e, let list, _): return e.readsParameter || list.contains { $0.readsParameter }
+        case .inConstants(let e, _, _): return e.readsParameter
         case .inSelect: return true  // conservatively: a subquery may read any
         case .like(let e, let pattern, let escape, _):
             return e.readsParameter || pattern.readsParameter || (escape?.readsParameter ?? false)
@@ -241,6 +242,8 @@ extension BoundExpression {
         case .inList(let e, let list, _):
             e.collectSlots(into: &slots)
             for element in list { element.collectSlots(into: &slots) }
+        case .inConstants(let e, _, _):
+            e.collectSlots(into: &slots)
         case .inSelect(let e, let subquery, _):
             e.collectSlots(into: &slots)
             subquery.select.collectSlots(into: &slots)

@@ -46,7 +46,17 @@ extension SQLBinder {
         case .inList(let operand, let list, let negated):
             var values: [BoundExpression] = []
             for element in list { values.append(try bindChild(element)) }
-            return .inList(try bindChild(operand), values, negated: negated)
+            let left = try bindChild(operand)
+            // A list of constants is hashed once here rather than compared element by element
+            // for every row.
+            let constants = values.compactMap { element -> SQLValue? in
+                if case .constant(let value) = element { return value }
+                return nil
+            }
+            if !values.isEmpty, constants.count == values.count {
+                return .inConstants(left, SQLInList(constants, affinity: .inList(left: left.affinity)), negated: negated)
+            }
+            return .inList(left, values, negated: negated)
         case .inSelect(let operand, let select, let negated):
             let left = try bindChild(operand)
             let (subselect, correlated) = try bind(select, enclosing: scopes)

@@ -34,7 +34,10 @@ extension SQLExecutor {
                 if let (currentKey, group) = current, SQLValue.compare(currentKey, key) != 0 {
                     // Finishing puts the group's last row in the frame; this row comes back after.
                     let rowIDs = slots.map { frame.ids[$0] }
-                    if let row = try finish(group, select) { rows.append(row) }
+                    if let row = try finish(group, select) {
+                        try meter.hold(row.heldBytes)
+                        rows.append(row)
+                    }
                     try restore(rowIDs, select)
                     current = nil
                 }
@@ -50,6 +53,8 @@ extension SQLExecutor {
                 number = existing
             } else {
                 number = groups.count
+                // The key twice (the dictionary's and the lookup's), the accumulators, the ids.
+                try meter.hold(2 * SQLBudgetMeter.bytes(of: key) + 32 * (select.aggregates.count + slots.count))
                 groupNumbers[key] = number
                 groups.append(newGroup())
             }

@@ -29,6 +29,7 @@ extension SQLExecutor {
         var partnered = false
         var keepGoing = true
         try forEachCandidate(step, table) { id, known throws(QueryError) -> Bool in
+            try meter.tick()
             guard try setRow(table, id: id, known: known) else { return true }
             for condition in step.joinConditions where !(try isTrue(condition)) { return true }
             partnered = true
@@ -131,10 +132,16 @@ extension SQLExecutor {
     }
 
     /// The positions of `index` whose values satisfy every bound; nil when none can.
+    ///
+    /// Lower bounds (and equalities) are evaluated first, upper bounds only when entries are
+    /// left after them, as SQLite's seek does: `k BETWEEN 5 AND f()` over an index with no
+    /// value from 5 up never evaluates `f()` (nor fails in it).
     func positions(in index: OrderedIndex, _ bounds: [IndexBound]) throws(QueryError) -> Range<Int>? {
         var lower = 0
         var upper = index.count
-        for bound in bounds {
+        let isUpper: (IndexBound) -> Bool = { $0.op == .less || $0.op == .lessOrEqual }
+        for bound in bounds.filter({ !isUpper($0) }) + bounds.filter(isUpper) {
+            if isUpper(bound), lower >= upper { return nil }
             guard let key = try convertedKey(bound.key, bound.conversion) else { return nil }
             let value = key.indexValue
             // Nulls sort first and satisfy no comparison.

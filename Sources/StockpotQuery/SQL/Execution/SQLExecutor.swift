@@ -13,6 +13,8 @@ final class SQLExecutor {
     let soups: [any SQLSoup]
     /// The values of the `?` placeholders, in order.
     let arguments: [SQLValue]
+    /// The run's time and memory budget, spent as rows are visited and held.
+    let meter: SQLBudgetMeter
     /// Tells the column cache what documents the statement read (see
     /// ``SQLTableLoader/reportDemand()``). Call once the statement is done.
     func reportDemand() {
@@ -43,10 +45,11 @@ final class SQLExecutor {
     }
 
     /// An executor over `soups` (one per row slot of `frame`) with these placeholder values.
-    init(frame: RowFrame, soups: [any SQLSoup], arguments: [SQLValue]) {
+    init(frame: RowFrame, soups: [any SQLSoup], arguments: [SQLValue], budget: SQLBudget = SQLBudget()) {
         self.frame = frame
         self.soups = soups
         self.arguments = arguments
+        meter = SQLBudgetMeter(budget)
         loaders = Array(repeating: nil, count: frame.ids.count)
         accessIndexes = Array(repeating: nil, count: frame.ids.count)
     }
@@ -75,7 +78,13 @@ final class SQLExecutor {
             try stream(select, plan, emit)
             return
         }
-        var rows = select.isAggregate ? try aggregatedRows(select, plan) : try collectedRows(select, plan)
+        var rows: [ResultRow]
+        if let keep = Self.rowsToKeep(select) {
+            // ORDER BY ... LIMIT: only the rows that can still be in the result are held.
+            rows = try topRows(select, plan, keep: keep)
+        } else {
+            rows = select.isAggregate ? try aggregatedRows(select, plan) : try collectedRows(select, plan)
+        }
         if select.distinct {
             var seen = Set<[SQLValue]>()
             rows = rows.filter { seen.insert($0.values).inserted }
@@ -107,6 +116,11 @@ final class SQLExecutor {
     struct ResultRow {
         var values: [SQLValue]
         var sortKeys: [SQLValue]
+
+        /// What holding the row costs the memory budget.
+        var heldBytes: Int {
+            SQLBudgetMeter.bytes(of: values) + SQLBudgetMeter.bytes(of: sortKeys)
+        }
     }
 
     /// Rows straight to `emit`, in join order, offset and limit applied as they pass.
@@ -136,7 +150,9 @@ final class SQLExecutor {
     private func collectedRows(_ select: BoundSelect, _ plan: SQLJoinPlan) throws(QueryError) -> [ResultRow] {
         var rows: [ResultRow] = []
         try forEachJoinedRow(select, plan) { () throws(QueryError) -> Bool in
-            rows.append(try resultRow(select))
+            let row = try resultRow(select)
+            try meter.hold(row.heldBytes)
+            rows.append(row)
             return true
         }
         return rows
@@ -221,8 +237,12 @@ final class SQLExecutor {
         var values: [SQLValue] = []
         soup(table).entryIDs.forEach { entry in
             do throws(QueryError) {
+                try meter.tick()
                 guard try loader.load(entry.id, into: &values) else { return true }
-                if values[field] != .null { hashed[values[field], default: []].append(entry.id) }
+                if values[field] != .null {
+                    try meter.hold(SQLBudgetMeter.bytes(of: values[field]) + 8)
+                    hashed[values[field], default: []].append(entry.id)
+                }
                 return true
             } catch {
                 failure = error
@@ -240,6 +260,7 @@ final class SQLExecutor {
         if !subquery.isCorrelated, let list = subqueryLists[ObjectIdentifier(subquery)] { return list }
         var values: [SQLValue] = []
         try run(subquery.select) { row throws(QueryError) -> Bool in
+            try meter.hold(SQLBudgetMeter.bytes(of: row[0]))
             values.append(row[0])
             return true
         }

@@ -68,10 +68,13 @@ extension SQLExecutor {
             let isNull = try evaluateOrFail(operand) == .null
             return .integer(isNull != negated ? 1 : 0)
         case .between(let operand, let low, let high, let negated):
+            // SQLite's `x >= low AND x <= high`: the upper bound is not evaluated (and cannot
+            // fail) once the lower one decides.
             let value = try evaluateOrFail(operand)
-            let result = SQLValue.between(
-                value, operand.affinity, low: try evaluateOrFail(low), low.affinity,
-                high: try evaluateOrFail(high), high.affinity)
+            let atLeastLow = SQLValue.compare(value, operand.affinity, .greaterOrEqual, try evaluateOrFail(low), low.affinity)
+            let result = atLeastLow == .false
+                ? SQLTruth.false
+                : atLeastLow && SQLValue.compare(value, operand.affinity, .lessOrEqual, try evaluateOrFail(high), high.affinity)
             return (negated ? !result : result).value
         case .inList(let operand, let list, let negated):
             let value = try evaluateOrFail(operand)
@@ -79,6 +82,9 @@ extension SQLExecutor {
             elements.reserveCapacity(list.count)
             for element in list { elements.append(try evaluateOrFail(element)) }
             let result = SQLInList.contains(value, in: elements, affinity: .inList(left: operand.affinity))
+            return (negated ? !result : result).value
+        case .inConstants(let operand, let list, let negated):
+            let result = list.contains(try evaluateOrFail(operand))
             return (negated ? !result : result).value
         case .inSelect(let operand, let subquery, let negated):
             let value = try evaluateOrFail(operand)

@@ -52,7 +52,8 @@ extension SQLValue {
     }
 
     /// `x BETWEEN low AND high`: `x >= low AND x <= high`, each comparison with its own
-    /// affinity (NOT BETWEEN is `!` of this).
+    /// affinity (NOT BETWEEN is `!` of this), for bounds already evaluated. The executor
+    /// evaluates `high` only when `x >= low` is not false, as SQLite does.
     package static func between(
         _ x: SQLValue, _ xAffinity: SQLAffinity,
         low: SQLValue, _ lowAffinity: SQLAffinity,

@@ -1,0 +1,16 @@
+// The budgets of one exec request besides the JSON limits: entries per write request, the
+// memory of a Smart SQL statement, and the optional `timeoutMs` of a request
+// (docs/cli.md, "stockpot exec", "Limits").
+
+import Stockpot
+
+/// What one exec request may spend. A value type; safe to share.
+struct ExecBudgets: Sendable, Hashable {
+    /// Most entries in one `upsertSoupEntries` request (`limit_exceeded` past it): with the
+    /// per-entry cost of a write, what bounds a write request's memory.
+    var maxRequestEntries = 100_000
+    /// Most bytes of rows a Smart SQL statement holds at once (`resource_limit` past it).
+    var statementMemoryBytes = QueryBudget.defaultMemoryBytes
+    /// Longest `timeoutMs` a request may give (a day).
+    static let maxTimeoutMs: Int64 = 86_400_000
+}
