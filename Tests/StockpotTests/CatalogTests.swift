@@ -3,6 +3,7 @@
 
 import StockpotJSON
 import Testing
+import StockpotTestSupport
 @testable import Stockpot
 
 @Suite struct CatalogTests {

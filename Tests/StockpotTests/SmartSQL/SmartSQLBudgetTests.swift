@@ -4,6 +4,7 @@
 
 import Stockpot
 import Testing
+import StockpotTestSupport
 
 @Suite struct SmartSQLBudgetTests {
     /// Soups `a`, `b` (and `c`) of `count` entries `{"k": i, "m": i % 7}`, i from 1.
