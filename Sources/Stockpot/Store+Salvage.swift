@@ -71,7 +71,7 @@ extension Store {
     package static func salvage(directory: String) throws(StockpotError) -> StoreSalvage {
         let storage: StorageSalvage
         do {
-            storage = try StoreSalvager.salvage(directory: directory)
+            storage = try EngineSalvager.salvage(directory: directory)
         } catch {
             throw StockpotError(error)
         }

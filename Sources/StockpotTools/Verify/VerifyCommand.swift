@@ -1,5 +1,5 @@
 // `stockpot verify STORE`: every record checksum, hint, dictionary, snapshot and blob
-// reference of the files (StoreFileCheck), then every index against a rebuild from the log.
+// reference of the files (EngineFileCheck), then every index against a rebuild from the log.
 
 import Stockpot
 import StockpotStorage
@@ -33,7 +33,7 @@ public struct VerifyCommand: ParsableCommand {
         }
         let files: StorageCheckReport
         do {
-            files = try StoreFileCheck.check(directory: directory)
+            files = try EngineFileCheck.check(directory: directory)
         } catch {
             return ToolFailure("cannot check \(directory): \(error)", status: error.code == .ioError ? .ioError : .failure).report()
         }

@@ -3,7 +3,7 @@
 // (decompressed, or read from its blob file and checked).
 
 /// A read-only look at the files of a store directory. Holds the store's lock while alive.
-package final class StoreFiles {
+package final class EngineFiles {
     let directory: String
     let fileSystem: any FileSystem
     private let lock: any FileLock

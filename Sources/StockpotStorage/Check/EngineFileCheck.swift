@@ -13,12 +13,12 @@ package struct StorageCheckReport: Sendable {
 }
 
 /// Checks a closed store's files. Stateless.
-package enum StoreFileCheck {
+package enum EngineFileCheck {
     /// Checks every file of the store in `directory`.
     ///
     /// - Throws: `storeLocked` when the store is open; `notFound` when there is no directory.
     package static func check(directory: String) throws(StorageError) -> StorageCheckReport {
-        let files = try StoreFiles(directory: directory)
+        let files = try EngineFiles(directory: directory)
         var report = StorageCheckReport()
         let manifest: Manifest
         do throws(StorageError) {
@@ -151,7 +151,7 @@ package enum StoreFileCheck {
     }
 
     /// Compares a sealed segment's hint file, when it has one, with the records scanned.
-    private static func checkHints(_ subject: HintSubject, _ scan: TolerantSegmentScan, _ files: StoreFiles, _ report: inout StorageCheckReport) {
+    private static func checkHints(_ subject: HintSubject, _ scan: TolerantSegmentScan, _ files: EngineFiles, _ report: inout StorageCheckReport) {
         let name = FileNames.name(.hint, subject.segmentNumber)
         guard files.names.contains(name) else { return }
         do throws(StorageError) {

@@ -38,7 +38,7 @@ package struct StorageSalvage: Sendable {
 }
 
 /// Reads what it can of a store's files. Stateless.
-package enum StoreSalvager {
+package enum EngineSalvager {
     /// Reads every segment of `directory` (named by the manifest or not), without opening the
     /// engine and without changing a file.
     ///
@@ -48,7 +48,7 @@ package enum StoreSalvager {
     ///
     /// - Throws: `storeLocked` when the store is open; `notFound` when there is no directory.
     package static func salvage(directory: String) throws(StorageError) -> StorageSalvage {
-        let files = try StoreFiles(directory: directory)
+        let files = try EngineFiles(directory: directory)
         var result = StorageSalvage()
         let (dictionaries, dictionaryProblems) = files.dictionaries()
         for problem in dictionaryProblems {
