@@ -33,6 +33,8 @@ if options.listWorkloads {
     exit(0)
 }
 
+SideOrder.baselineFirst = options.baselineFirst
+if let seconds = options.timedSeconds { BlockInterleaving.timedSecondsBudget = seconds }
 let context = BenchContext(options: options)
 if options.emitCorpus {
     let corpus = context.corpus

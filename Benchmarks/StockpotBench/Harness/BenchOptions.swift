@@ -22,6 +22,15 @@ enum BaselineJSON: String {
     case foundation
 }
 
+/// The SQLite connection of the query and sql workloads.
+enum SQLiteSetup: String {
+    /// SmartStore's: SQLite's default page cache (2 MB), no memory mapping.
+    case smartStore = "smartstore"
+    /// Tuned at equal memory, as a GRDB user would: `cache_size` at least the memory
+    /// Stockpot's indexes and caches hold, the file memory-mapped.
+    case tuned
+}
+
 /// Everything the command line can say.
 struct BenchOptions {
     /// Workload names to run, in order; empty means all.
@@ -51,6 +60,14 @@ struct BenchOptions {
     /// `StoreOptions.documentCacheBytes` of the stores the read workloads open; `nil` means
     /// the default.
     var documentCacheBytes: Int?
+    /// The baseline's side runs first in every pair of turns (the report flips this between
+    /// processes).
+    var baselineFirst = false
+    /// How the query fixture's SQLite connection is set up.
+    var sqliteSetup = SQLiteSetup.smartStore
+    /// Seconds both sides' timed calls may take together in a query, sql or store.get
+    /// workload; `nil` means ``BlockInterleaving/timedSecondsBudget``.
+    var timedSeconds: Double?
 
     static let defaultSeed: UInt64 = 20_261_130
 
@@ -59,7 +76,10 @@ struct BenchOptions {
                              [--baseline-json stockpot|foundation]
                              [--sqlite-sync full|normal|off] [--open-bytes N]
                              [--keep-fixture DIR] [--document-cache-bytes N]
+                             [--baseline-first] [--sqlite smartstore|tuned] [--timed-seconds S]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
+               stockpot-bench report [--processes P] [--docs N] [--out DIR] [WORKLOAD ...]
+               stockpot-bench tables RESULTS.jsonl [--page docs/benchmarks.md]
                stockpot-bench demo [--entries N] [--store PATH] [--seed S]   (see demo --help)
 
         Runs Stockpot benchmarks against their baselines on a generated corpus of ~1 KB
@@ -89,6 +109,12 @@ struct BenchOptions {
                               Document cache of the stores that store.get and the
                               query and sql workloads read (default: the store's, 2 MiB;
                               0 turns it off).
+          --baseline-first    The baseline's side runs first in each pair of turns.
+          --sqlite S          The query and sql workloads' SQLite connection: smartstore
+                              (default: 2 MB page cache, no mmap) or tuned (page cache
+                              and mmap at least the memory Stockpot holds).
+          --timed-seconds S   Seconds both sides' timed calls may take together in a
+                              query, sql or store.get workload (default: 30).
           --list              List workloads and exit.
           --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
                               query them back and report counts.
@@ -118,6 +144,19 @@ struct BenchOptions {
                     throw UsageError(message: "--document-cache-bytes needs a byte count of 0 or more, got '\(text)'")
                 }
                 options.documentCacheBytes = bytes
+            case "--baseline-first": options.baselineFirst = true
+            case "--sqlite":
+                let text = try value(after: argument, from: &remaining)
+                guard let setup = SQLiteSetup(rawValue: text) else {
+                    throw UsageError(message: "--sqlite must be smartstore or tuned, got '\(text)'")
+                }
+                options.sqliteSetup = setup
+            case "--timed-seconds":
+                let text = try value(after: argument, from: &remaining)
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw UsageError(message: "--timed-seconds needs a positive number, got '\(text)'")
+                }
+                options.timedSeconds = seconds
             case "--runs":
                 options.runs = try positiveInteger(after: argument, from: &remaining)
             case "--seed":
