@@ -11,8 +11,7 @@ final class SQLiteKeyValueTable {
         /// `CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB)`: a rowid table plus an index on `k`.
         case rowid
 
-        /// The layout the workloads use: the faster of the two on this corpus (measured
-        /// 2026-11-30, see docs/benchmarks.md).
+        /// The layout the workloads use: the faster of the two on this corpus.
         static let chosen = Layout.rowid
 
         var createSQL: String {

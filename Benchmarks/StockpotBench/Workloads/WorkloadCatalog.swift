@@ -18,10 +18,9 @@ enum WorkloadCatalog {
             IndexFullTextWorkload(),
             StoreIngestWorkload.threeScalar,
             StoreIngestWorkload.fiveKinds,
-            StoreGetWorkload(),
             StoreOpenWorkload(),
             StoreMemoryWorkload(),
-        ] + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
+        ] + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
             + ToolsWorkload.all.map { $0 as any Workload }
     }
 
