@@ -47,6 +47,8 @@ struct BenchOptions {
     var sqliteSynchronous = "FULL"
     var listWorkloads = false
     var showHelp = false
+    /// Load the query fixture (into `--keep-fixture DIR`) and exit.
+    var prepareFixture = false
     /// Run the SQLite baseline self-check instead of workloads.
     var selfCheck = false
     /// Print the corpus as JSON Lines instead of running workloads.
@@ -116,6 +118,7 @@ struct BenchOptions {
           --timed-seconds S   Seconds both sides' timed calls may take together in a
                               query, sql or store.get workload (default: 30).
           --list              List workloads and exit.
+          --prepare-fixture   Load the query fixture (with --keep-fixture DIR) and exit.
           --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
                               query them back and report counts.
           --emit-corpus       Print the generated documents, one per line, and exit.
@@ -131,6 +134,7 @@ struct BenchOptions {
             case "-h", "--help": options.showHelp = true
             case "--list": options.listWorkloads = true
             case "--selfcheck": options.selfCheck = true
+            case "--prepare-fixture": options.prepareFixture = true
             case "--emit-corpus": options.emitCorpus = true
             case "--docs":
                 options.documentCount = try positiveInteger(after: argument, from: &remaining)

@@ -1,0 +1,48 @@
+// One row of the benchmark report: a workload, the SQLite setup it runs against, and the
+// extra arguments its processes take. The default list is the report's rows, in page order.
+
+/// A workload as the report runs it.
+struct ReportRow {
+    let workload: String
+    var setup = SQLiteSetup.smartStore
+    /// Arguments added to this row's command line (after the report's own).
+    var arguments: [String] = []
+
+    /// The row's name in the results: the workload, with `@tuned` for the tuned connection.
+    var name: String { setup == .tuned ? workload + "@tuned" : workload }
+
+    /// The table a row belongs to on the results page.
+    var family: String { Self.family(of: workload) }
+
+    static func family(of workload: String) -> String {
+        if workload.hasPrefix("store.get") { return "Point gets" }
+        if workload.hasPrefix("store.ingest") { return "Ingest" }
+        if workload.hasPrefix("query.") { return "Queries" }
+        if workload.hasPrefix("sql.") { return "Smart SQL" }
+        if workload.hasPrefix("storage.") { return "Storage engine" }
+        return "Other"
+    }
+
+    /// The rows `make bench-report` runs: every like-for-like read row and its variants against
+    /// SmartStore's SQLite, the headline reads against SQLite tuned at equal memory, and the
+    /// ingests (one timed run a side per process: the processes give the spread).
+    static let defaults: [ReportRow] = {
+        let reads = [
+            "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
+            "query.exact", "query.exact-zipf", "query.exact-tree", "query.exact-field", "query.exact-after-write",
+            "query.exact-cold",
+            "query.range", "query.range-zipf", "query.range-tree", "query.range-field", "query.range-after-write",
+            "query.range-cold",
+            "query.like-prefix", "query.like-substring", "query.match-ids", "query.match-count",
+            "query.deep-page", "query.page-walk",
+            "sql.count-where", "sql.group-by", "sql.join", "sql.order-limit",
+            "sql.count-where-after-write", "sql.group-by-after-write", "sql.order-limit-after-write",
+        ]
+        let tuned = [
+            "store.get", "store.get-cold", "query.exact", "query.exact-after-write", "query.exact-cold", "query.range",
+            "query.like-prefix", "query.deep-page", "query.page-walk", "sql.order-limit",
+        ]
+        return reads.map { ReportRow(workload: $0) } + tuned.map { ReportRow(workload: $0, setup: .tuned) }
+            + ["store.ingest3", "store.ingest5"].map { ReportRow(workload: $0, arguments: ["--runs", "1"]) }
+    }()
+}
