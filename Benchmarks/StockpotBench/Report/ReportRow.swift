@@ -33,7 +33,7 @@ struct ReportRow {
             "query.exact-cold",
             "query.range", "query.range-zipf", "query.range-tree", "query.range-field", "query.range-after-write",
             "query.range-cold",
-            "query.like-prefix", "query.like-substring", "query.match-ids", "query.match-count",
+            "query.exact-city-page", "query.like-prefix", "query.like-substring", "query.match-ids", "query.match-count",
             "query.deep-page", "query.page-walk",
             "sql.count-where", "sql.group-by", "sql.join", "sql.order-limit",
             "sql.count-where-after-write", "sql.group-by-after-write", "sql.order-limit-after-write",

@@ -120,6 +120,7 @@ final class QueryFixture {
             }
             if kept != nil, !reused { try identity.write(toFile: marker, atomically: true, encoding: .utf8) }
             QuietDisk.settle()
+            directory.readIntoPageCache()
             let fixture = QueryFixture(
                 store: store, baseline: baseline!, contactsBaseline: contactsBaseline!, directory: directory,
                 count: documents.count, kept: kept != nil)

@@ -45,6 +45,7 @@ extension QueryWorkload {
             }
         }
         Sink.consume(UInt64(rows))
+        fixture.directory.readIntoPageCache()
         let (stockpot, sqlite) = (Stopwatch.median(ours), Stopwatch.median(theirs))
         let (stockpotOpen, sqliteOpen) = (Stopwatch.median(oursOpen), Stopwatch.median(theirsOpen))
         return BenchResult(

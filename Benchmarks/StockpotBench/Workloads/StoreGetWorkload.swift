@@ -153,6 +153,7 @@ struct StoreGetWorkload: Workload {
             }
         }
         Sink.consume(UInt64(bytes))
+        fixture.directory.readIntoPageCache()
         let (stockpot, sqlite) = (Stopwatch.median(ours), Stopwatch.median(theirs))
         return BenchResult(
             workload: name, unit: .microsecondsPerOperation, stockpot: stockpot, baseline: sqlite,
