@@ -47,6 +47,8 @@ struct BenchOptions {
     var sqliteSynchronous = "FULL"
     var listWorkloads = false
     var showHelp = false
+    /// The key-value engine the storage peer workloads run against.
+    var peer = PeerKind.rocksdb
     /// Load the query fixture (into `--keep-fixture DIR`) and exit.
     var prepareFixture = false
     /// Run the SQLite baseline self-check instead of workloads.
@@ -79,6 +81,7 @@ struct BenchOptions {
                              [--sqlite-sync full|normal|off] [--open-bytes N]
                              [--keep-fixture DIR] [--document-cache-bytes N]
                              [--baseline-first] [--sqlite smartstore|tuned] [--timed-seconds S]
+                             [--peer rocksdb|leveldb|lmdb]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
                stockpot-bench report [--processes P] [--docs N] [--out DIR] [WORKLOAD ...]
                stockpot-bench tables RESULTS.jsonl [--page docs/benchmarks.md]
@@ -117,6 +120,8 @@ struct BenchOptions {
                               and mmap at least the memory Stockpot holds).
           --timed-seconds S   Seconds both sides' timed calls may take together in a
                               query, sql or store.get workload (default: 30).
+          --peer P            The engine the storage peer workloads (storage.fill-seq ...)
+                              run against: rocksdb (default), leveldb or lmdb.
           --list              List workloads and exit.
           --prepare-fixture   Load the query fixture (with --keep-fixture DIR) and exit.
           --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
@@ -149,6 +154,12 @@ struct BenchOptions {
                 }
                 options.documentCacheBytes = bytes
             case "--baseline-first": options.baselineFirst = true
+            case "--peer":
+                let text = try value(after: argument, from: &remaining)
+                guard let peer = PeerKind(rawValue: text) else {
+                    throw UsageError(message: "--peer must be rocksdb, leveldb or lmdb, got '\(text)'")
+                }
+                options.peer = peer
             case "--sqlite":
                 let text = try value(after: argument, from: &remaining)
                 guard let setup = SQLiteSetup(rawValue: text) else {

@@ -186,7 +186,7 @@ struct ReportCommand {
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let errorFile = FileHandle(forWritingAtPath: log)
         process.standardError = errorFile ?? FileHandle.nullDevice
         do { try process.run() } catch { return (127, "", "\(error)") }

@@ -21,7 +21,7 @@ enum WorkloadCatalog {
             StoreOpenWorkload(),
             StoreMemoryWorkload(),
         ] + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
-            + ToolsWorkload.all.map { $0 as any Workload }
+            + ToolsWorkload.all.map { $0 as any Workload } + PeerWorkload.all.map { $0 as any Workload }
     }
 
     /// The workload named `name`, or `nil`.
