@@ -52,6 +52,7 @@ sql-soak: deps
 		$(SWIFT) test --skip-build --filter SmartSQLDifferentialTests
 
 bench: deps
+	@bash Tools/deps.sh --bench
 	$(SWIFT) run -c release stockpot-bench $(BENCH_ARGS)
 
 # The query workloads (docs/benchmarks.md, "Queries"): both sides load QUERY_DOCS generated
@@ -77,19 +78,21 @@ bench-sql: deps
 # The results page: every report row (Benchmarks/StockpotBench/Report/ReportRow.swift) in
 # REPORT_PROCESSES separate processes, the sides' order flipped between processes, over
 # REPORT_DOCS accounts; writes Benchmarks/results/<date>-<commit>.jsonl and regenerates the
-# tables of docs/benchmarks.md from it. The binary is copied first, so that a build during the
+# tables of docs/benchmarks.md from it (REPORT_TABLES names more results files to show with it). The binary is copied first, so that a build during the
 # run does not change what runs. REPORT_ARGS adds arguments (row names to run only those).
 REPORT_DOCS ?= 100000
 REPORT_PROCESSES ?= 5
 REPORT_SECONDS ?= 3
 REPORT_ARGS ?=
+REPORT_TABLES ?=
 bench-report: deps
+	@bash Tools/deps.sh --bench
 	$(SWIFT) build -c release --product stockpot-bench
 	cp .build/release/stockpot-bench .build/stockpot-bench-report
 	.build/stockpot-bench-report report --processes $(REPORT_PROCESSES) --docs $(REPORT_DOCS) \
 		--timed-seconds $(REPORT_SECONDS) $(REPORT_ARGS) > .build/bench-report.path || true
 	test -s .build/bench-report.path
-	.build/stockpot-bench-report tables "$$(tail -1 .build/bench-report.path)" --page docs/benchmarks.md
+	.build/stockpot-bench-report tables $(REPORT_TABLES) "$$(tail -1 .build/bench-report.path)" --page docs/benchmarks.md
 
 clean:
 	$(SWIFT) package clean

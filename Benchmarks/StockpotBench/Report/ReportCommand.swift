@@ -20,8 +20,9 @@ struct ReportCommand {
         USAGE: stockpot-bench report [--processes P] [--docs N] [--seed S] [--out DIR]
                                      [--fixture DIR] [--timed-seconds S] [ROW ...]
 
-        Runs each row (a workload name, `name@tuned` for SQLite tuned at equal memory;
-        default: the report's rows) in P separate processes (default 5), the baseline's side
+        Runs each row (a workload name; `name@tuned` for SQLite tuned at equal memory;
+        `storage.<op>@rocksdb`, `@leveldb` or `@lmdb` for a key-value peer; default: the
+        report's rows) in P separate processes (default 5), the baseline's side
         first in every other one, and writes DIR/<date>-<commit>.jsonl (default DIR:
         Benchmarks/results). The query fixture is loaded once into --fixture DIR (default: a
         scratch directory, removed after) and reused by every process. --timed-seconds is
@@ -61,15 +62,10 @@ struct ReportCommand {
                 command.timedSeconds = seconds
             default:
                 guard !argument.hasPrefix("-") else { throw UsageError(message: "unknown option '\(argument)'") }
-                let parts = argument.split(separator: "@", maxSplits: 1).map(String.init)
-                guard WorkloadCatalog.workload(named: parts[0]) != nil else {
-                    throw UsageError(message: "unknown workload '\(parts[0])' (try --list)")
+                guard let row = ReportRow.named(argument) else {
+                    throw UsageError(message: "unknown row '\(argument)' (a workload from --list, with @tuned or @rocksdb, @leveldb, @lmdb)")
                 }
-                let tuned = parts.count == 2 && parts[1] == "tuned"
-                guard parts.count == 1 || tuned else { throw UsageError(message: "unknown setup in '\(argument)'") }
-                let known = ReportRow.defaults.first { $0.workload == parts[0] }
-                command.rows.append(
-                    ReportRow(workload: parts[0], setup: tuned ? .tuned : .smartStore, arguments: known?.arguments ?? []))
+                command.rows.append(row)
             }
         }
         if command.rows.isEmpty { command.rows = ReportRow.defaults }
@@ -98,8 +94,7 @@ struct ReportCommand {
             for row in rows {
                 var arguments = [row.workload] + common + ["--format", "json", "--timed-seconds", "\(timedSeconds)"]
                 if process % 2 == 1 { arguments.append("--baseline-first") }
-                if row.setup == .tuned { arguments += ["--sqlite", "tuned"] }
-                arguments += row.arguments
+                arguments += row.variantArguments + row.arguments
                 let begin = Date()
                 let child = runChild(executable, arguments, log: log)
                 let seconds = Date().timeIntervalSince(begin)
@@ -116,7 +111,7 @@ struct ReportCommand {
                 }
                 result["kind"] = .string("sample")
                 result["row"] = .string(row.name)
-                result["setup"] = .string(row.setup.rawValue)
+                result["setup"] = .string(row.variant)
                 result["process"] = .integer(Int64(process))
                 result["baselineFirst"] = .bool(process % 2 == 1)
                 result["processSeconds"] = .double((seconds * 10).rounded() / 10)

@@ -1,15 +1,42 @@
-// One row of the benchmark report: a workload, the SQLite setup it runs against, and the
-// extra arguments its processes take. The default list is the report's rows, in page order.
+// One row of the benchmark report: a workload, the SQLite setup or key-value peer it runs
+// against, and the extra arguments its processes take. The default list is the report's rows,
+// in page order.
 
 /// A workload as the report runs it.
 struct ReportRow {
     let workload: String
     var setup = SQLiteSetup.smartStore
+    /// The key-value engine of a storage peer row.
+    var peer: PeerKind? = nil
     /// Arguments added to this row's command line (after the report's own).
     var arguments: [String] = []
 
-    /// The row's name in the results: the workload, with `@tuned` for the tuned connection.
-    var name: String { setup == .tuned ? workload + "@tuned" : workload }
+    /// The row's name in the results: the workload, with `@tuned` for the tuned connection or
+    /// `@<peer>` for a storage peer.
+    var name: String {
+        if let peer { return workload + "@" + peer.rawValue }
+        return setup == .tuned ? workload + "@tuned" : workload
+    }
+
+    /// The setup or peer as a word for the results file.
+    var variant: String { peer?.rawValue ?? setup.rawValue }
+
+    /// The command-line arguments that select the setup or peer.
+    var variantArguments: [String] {
+        if let peer { return ["--peer", peer.rawValue] }
+        return setup == .tuned ? ["--sqlite", "tuned"] : []
+    }
+
+    /// The row named `text` (`workload`, `workload@tuned` or `workload@<peer>`), or `nil`.
+    static func named(_ text: String) -> ReportRow? {
+        let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
+        guard WorkloadCatalog.workload(named: parts[0]) != nil else { return nil }
+        let arguments = defaults.first { $0.workload == parts[0] }?.arguments ?? []
+        guard parts.count == 2 else { return ReportRow(workload: parts[0], arguments: arguments) }
+        if parts[1] == "tuned" { return ReportRow(workload: parts[0], setup: .tuned, arguments: arguments) }
+        guard let peer = PeerKind(rawValue: parts[1]) else { return nil }
+        return ReportRow(workload: parts[0], peer: peer, arguments: arguments)
+    }
 
     /// The table a row belongs to on the results page.
     var family: String { Self.family(of: workload) }
@@ -24,8 +51,9 @@ struct ReportRow {
     }
 
     /// The rows `make bench-report` runs: every like-for-like read row and its variants against
-    /// SmartStore's SQLite, the headline reads against SQLite tuned at equal memory, and the
-    /// ingests (one timed run a side per process: the processes give the spread).
+    /// SmartStore's SQLite, the headline reads against SQLite tuned at equal memory, the
+    /// ingests (one timed run a side per process: the processes give the spread), and the
+    /// storage engine against each key-value peer.
     static let defaults: [ReportRow] = {
         let reads = [
             "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
@@ -42,7 +70,10 @@ struct ReportRow {
             "store.get", "store.get-cold", "query.exact", "query.exact-after-write", "query.exact-cold", "query.range",
             "query.like-prefix", "query.deep-page", "query.page-walk", "sql.order-limit",
         ]
+        let peers = PeerKind.allCases.flatMap { peer in
+            PeerWorkload.all.map { ReportRow(workload: $0.name, peer: peer) }
+        }
         return reads.map { ReportRow(workload: $0) } + tuned.map { ReportRow(workload: $0, setup: .tuned) }
-            + ["store.ingest3", "store.ingest5"].map { ReportRow(workload: $0, arguments: ["--runs", "1"]) }
+            + ["store.ingest3", "store.ingest5"].map { ReportRow(workload: $0, arguments: ["--runs", "1"]) } + peers
     }()
 }

@@ -1,6 +1,6 @@
 // The per-row line of a results file: over the row's processes, the median of each side's
 // figure, the median ratio with its min and max, the CPU-time ratio the same way where the
-// workload reports one, the target and whether the median meets it.
+// workload reports one, each extra figure's median, the target and whether the median meets it.
 
 import Foundation  // pow, log10
 import StockpotJSON
@@ -14,7 +14,7 @@ enum ReportSummary {
         let median = Stopwatch.median(ratios)
         var members: [(String, JSONValue)] = [
             ("kind", .string("summary")), ("row", .string(row.name)), ("workload", .string(row.workload)),
-            ("setup", .string(row.setup.rawValue)), ("family", .string(row.family)),
+            ("setup", .string(row.variant)), ("family", .string(row.family)),
             ("unit", samples.first?["unit"] ?? .null), ("baselineName", samples.first?["baselineName"] ?? .null),
             ("processes", .integer(Int64(samples.count))),
             ("stockpot", .double(rounded(Stopwatch.median(numbers("stockpot"))))),
@@ -27,6 +27,16 @@ enum ReportSummary {
                 ("cpuRatio", .double(rounded(Stopwatch.median(cpu)))),
                 ("cpuRatioMin", .double(rounded(cpu.min() ?? 0))), ("cpuRatioMax", .double(rounded(cpu.max() ?? 0))),
             ]
+        }
+        // Each extra figure's median over the processes that reported it.
+        var names: [String] = []
+        for sample in samples {
+            for name in sample["extras"]?.objectValue?.keys ?? [] where !names.contains(name) { names.append(name) }
+        }
+        if !names.isEmpty {
+            members.append(("extras", .object(JSONObject(names.map { name in
+                (name, .double(rounded(Stopwatch.median(samples.compactMap { $0["extras"]?[name]?.numberValue }))))
+            }))))
         }
         if let target = samples.first?["target"]?.numberValue {
             members += [("target", .double(target)), ("met", .bool(median >= target))]

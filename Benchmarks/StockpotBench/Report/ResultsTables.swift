@@ -1,21 +1,21 @@
-// `stockpot-bench tables`: turns a results file into the results page's generated part (the
-// run's facts, the environment, one table per family), printed, or written into a page
-// between its `<!-- results:begin -->` and `<!-- results:end -->` lines.
+// `stockpot-bench tables`: turns one or more results files into the results page's generated
+// part (each run's facts, the environment, one table per family), printed, or written into a
+// page between its `<!-- results:begin -->` and `<!-- results:end -->` lines.
 
 import Foundation
 import StockpotJSON
 
 /// The `tables` subcommand.
 struct ResultsTables {
-    let resultsPath: String
+    let resultsPaths: [String]
     var pagePath: String?
 
     static let begin = "<!-- results:begin -->"
     static let end = "<!-- results:end -->"
-    static let usage = "USAGE: stockpot-bench tables RESULTS.jsonl [--page PAGE.md]"
+    static let usage = "USAGE: stockpot-bench tables RESULTS.jsonl ... [--page PAGE.md]"
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ResultsTables {
-        var path: String?, page: String?
+        var paths: [String] = [], page: String?
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "--page" {
@@ -24,22 +24,25 @@ struct ResultsTables {
             } else if argument.hasPrefix("-") {
                 throw UsageError(message: "unknown option '\(argument)'")
             } else {
-                path = argument
+                paths.append(argument)
             }
         }
-        guard let path else { throw UsageError(message: "tables needs a results file") }
-        return ResultsTables(resultsPath: path, pagePath: page)
+        guard !paths.isEmpty else { throw UsageError(message: "tables needs a results file") }
+        return ResultsTables(resultsPaths: paths, pagePath: page)
     }
 
     func run() throws -> String {
-        let text = try String(contentsOfFile: resultsPath, encoding: .utf8)
-        let lines = try text.split(separator: "\n").map { line -> JSONObject in
-            guard case .object(let object) = try JSONReader.parse(Array(line.utf8)) else {
-                throw BenchFailure("\(resultsPath): a line is not a JSON object")
+        var markdown = ""
+        for path in resultsPaths {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let lines = try text.split(separator: "\n").map { line -> JSONObject in
+                guard case .object(let object) = try JSONReader.parse(Array(line.utf8)) else {
+                    throw BenchFailure("\(path): a line is not a JSON object")
+                }
+                return object
             }
-            return object
+            markdown += (markdown.isEmpty ? "" : "\n") + render(lines, from: path)
         }
-        let markdown = render(lines)
         guard let pagePath else { return markdown }
         let page = try String(contentsOfFile: pagePath, encoding: .utf8)
         guard let start = page.range(of: Self.begin), let stop = page.range(of: Self.end), start.upperBound <= stop.lowerBound else {
@@ -47,10 +50,10 @@ struct ResultsTables {
         }
         let updated = String(page[..<start.upperBound]) + "\n" + markdown + String(page[stop.lowerBound...])
         try updated.write(toFile: pagePath, atomically: true, encoding: .utf8)
-        return "updated \(pagePath) from \(resultsPath)"
+        return "updated \(pagePath) from \(resultsPaths.joined(separator: ", "))"
     }
 
-    private func render(_ lines: [JSONObject]) -> String {
+    private func render(_ lines: [JSONObject], from resultsPath: String) -> String {
         let run = lines.first { $0["kind"]?.stringValue == "run" }
         let summaries = lines.filter { $0["kind"]?.stringValue == "summary" }
         let failures = lines.filter { $0["kind"]?.stringValue == "failure" }
@@ -83,9 +86,10 @@ struct ResultsTables {
             out += "\n### \(family)\n\n"
             let rows = summaries.filter { $0["family"]?.stringValue == family }
             let hasCPU = rows.contains { $0["cpuRatio"] != nil }
+            let amplification = rows.contains { $0["extras"]?["stockpotSpaceAmplification"] != nil }
             out += "| row | Stockpot | baseline | ratio, median [min-max] |" + (hasCPU ? " CPU ratio [min-max] |" : "")
-                + " target | met |\n"
-            out += "|---|---:|---:|---|" + (hasCPU ? "---|" : "") + "---|---|\n"
+                + (amplification ? " space amp. | write amp. |" : "") + " target | met |\n"
+            out += "|---|---:|---:|---|" + (hasCPU ? "---|" : "") + (amplification ? "---|---|" : "") + "---|---|\n"
             for row in rows {
                 let unit = row["unit"]?.stringValue ?? ""
                 let ratio = String(
@@ -103,6 +107,7 @@ struct ResultsTables {
                 }
                 out += "| `\(row["row"]?.stringValue ?? "?")` | \(figure(row["stockpot"]?.numberValue, unit))"
                     + " | \(figure(row["baseline"]?.numberValue, unit)) | \(ratio) |" + (hasCPU ? " \(cpu) |" : "")
+                    + (amplification ? " \(pair(row, "SpaceAmplification")) | \(pair(row, "WriteAmplification")) |" : "")
                     + " \(target) | \(met) |\n"
             }
         }
@@ -114,6 +119,15 @@ struct ResultsTables {
             }
         }
         return out
+    }
+
+    /// "Stockpot / baseline" of the extra figure `name` (`stockpot<name>`, `baseline<name>`).
+    private func pair(_ row: JSONObject, _ name: String) -> String {
+        let extras = row["extras"]
+        guard let ours = extras?["stockpot" + name]?.numberValue, let theirs = extras?["baseline" + name]?.numberValue else {
+            return ""
+        }
+        return String(format: "%.2f / %.2f", ours, theirs)
     }
 
     private func figure(_ value: Double?, _ unit: String) -> String {
