@@ -68,14 +68,10 @@ struct ResultsTables {
                 + " (commit \(text(run, "commit")), \(text(run, "date"))): \(text(run, "documents")) accounts,"
                 + " each row in \(text(run, "processes")) processes, \(text(run, "timedSeconds")) s of timed calls"
                 + " a process.\n\n"
-            out += "| machine | |\n|---|---|\n"
-            out += "| CPU | \(text(machine, "cpu")), \(text(machine, "cores")) cores |\n"
-            out += String(format: "| memory | %.1f GiB |\n", memory)
-            out += "| kernel | Linux \(text(machine, "kernel")) |\n"
-            out += "| file system | \(text(machine, "fileSystem")) (`\(text(machine, "mountOptions"))`) |\n"
-            out += "| Swift | \(text(versions, "swift")) |\n"
-            out += "| SQLite | \(text(versions, "sqlite")) |\n"
-            out += "| RocksDB, LevelDB, LMDB | \(text(versions, "rocksdb")), \(text(versions, "leveldb")), \(text(versions, "lmdb")) |\n"
+            out += "Machine: \(text(machine, "cpu")), \(text(machine, "cores")) cores, " + String(format: "%.1f GiB", memory)
+                + ", Linux \(text(machine, "kernel")), \(text(machine, "fileSystem")) (`\(text(machine, "mountOptions"))`)."
+                + " Versions: \(text(versions, "swift")); SQLite \(text(versions, "sqlite")); RocksDB \(text(versions, "rocksdb")),"
+                + " LevelDB \(text(versions, "leveldb")), LMDB \(text(versions, "lmdb")) (Debian packages).\n"
         }
         var families: [String] = []
         for summary in summaries {
@@ -92,9 +88,8 @@ struct ResultsTables {
             out += "|---|---:|---:|---|" + (hasCPU ? "---|" : "") + (amplification ? "---|---|" : "") + "---|---|\n"
             for row in rows {
                 let unit = row["unit"]?.stringValue ?? ""
-                let ratio = String(
-                    format: "**%.2fx** [%.2f-%.2f]", row["ratio"]?.numberValue ?? 0, row["ratioMin"]?.numberValue ?? 0,
-                    row["ratioMax"]?.numberValue ?? 0)
+                let ratio = "**\(Self.ratio(row["ratio"]?.numberValue))x** [\(Self.ratio(row["ratioMin"]?.numberValue))-"
+                    + "\(Self.ratio(row["ratioMax"]?.numberValue))]"
                 let cpu = row["cpuRatio"]?.numberValue.map {
                     String(format: "%.2fx [%.2f-%.2f]", $0, row["cpuRatioMin"]?.numberValue ?? 0, row["cpuRatioMax"]?.numberValue ?? 0)
                 } ?? ""
@@ -119,6 +114,12 @@ struct ResultsTables {
             }
         }
         return out
+    }
+
+    /// A ratio with two decimals, or three significant digits below 0.1.
+    private static func ratio(_ value: Double?) -> String {
+        let value = value ?? 0
+        return String(format: value < 0.1 ? "%.2g" : "%.2f", value)
     }
 
     /// "Stockpot / baseline" of the extra figure `name` (`stockpot<name>`, `baseline<name>`).
