@@ -87,6 +87,8 @@ struct ReportCommand {
         }
 
         let started = Date()
+        // The file is named by the commit checked out when the run starts (the binary's).
+        let path = outputDirectory + "/" + Self.fileName(date: started)
         var lines: [JSONValue] = [runFacts(directory: fixture, started: started)]
         var samples: [String: [JSONObject]] = [:]
         var failures = 0
@@ -125,7 +127,6 @@ struct ReportCommand {
             if let rowSamples = samples[row.name] { lines.append(ReportSummary.summary(row: row, samples: rowSamples)) }
         }
 
-        let path = outputDirectory + "/" + Self.fileName(date: started)
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
             var bytes = [UInt8]()

@@ -116,10 +116,11 @@ struct ResultsTables {
         return out
     }
 
-    /// A ratio with two decimals, or three significant digits below 0.1.
+    /// A ratio with three significant digits (two below 0.1), no decimals from 100 up.
     private static func ratio(_ value: Double?) -> String {
         let value = value ?? 0
-        return String(format: value < 0.1 ? "%.2g" : "%.2f", value)
+        let format = value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : value >= 0.1 ? "%.2f" : "%.2g"
+        return String(format: format, value)
     }
 
     /// "Stockpot / baseline" of the extra figure `name` (`stockpot<name>`, `baseline<name>`).
@@ -132,7 +133,9 @@ struct ResultsTables {
     }
 
     private func figure(_ value: Double?, _ unit: String) -> String {
-        guard let value else { return "" }
+        guard var value else { return "" }
+        var unit = unit
+        if unit == BenchUnit.microsecondsPerOperation.rawValue, value >= 10_000 { (value, unit) = (value / 1000, "ms/op") }
         let digits = value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f"
         return String(format: digits, value) + " " + unit
     }
