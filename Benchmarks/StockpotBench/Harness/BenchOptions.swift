@@ -47,6 +47,8 @@ struct BenchOptions {
     var sqliteSynchronous = "FULL"
     var listWorkloads = false
     var showHelp = false
+    /// Seconds the timed operations of store.mixed may take in all (both sides).
+    var mixedSeconds = 60.0
     /// The key-value engine the storage peer workloads run against.
     var peer = PeerKind.rocksdb
     /// Load the query fixture (into `--keep-fixture DIR`) and exit.
@@ -81,7 +83,7 @@ struct BenchOptions {
                              [--sqlite-sync full|normal|off] [--open-bytes N]
                              [--keep-fixture DIR] [--document-cache-bytes N]
                              [--baseline-first] [--sqlite smartstore|tuned] [--timed-seconds S]
-                             [--peer rocksdb|leveldb|lmdb]
+                             [--peer rocksdb|leveldb|lmdb] [--mixed-seconds S]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
                stockpot-bench report [--processes P] [--docs N] [--out DIR] [WORKLOAD ...]
                stockpot-bench tables RESULTS.jsonl [--page docs/benchmarks.md]
@@ -122,6 +124,8 @@ struct BenchOptions {
                               query, sql or store.get workload (default: 30).
           --peer P            The engine the storage peer workloads (storage.fill-seq ...)
                               run against: rocksdb (default), leveldb or lmdb.
+          --mixed-seconds S   How long store.mixed's timed operations may take in all
+                              (default: 60).
           --list              List workloads and exit.
           --prepare-fixture   Load the query fixture (with --keep-fixture DIR) and exit.
           --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
@@ -154,6 +158,12 @@ struct BenchOptions {
                 }
                 options.documentCacheBytes = bytes
             case "--baseline-first": options.baselineFirst = true
+            case "--mixed-seconds":
+                let text = try value(after: argument, from: &remaining)
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw UsageError(message: "--mixed-seconds needs a positive number, got '\(text)'")
+                }
+                options.mixedSeconds = seconds
             case "--peer":
                 let text = try value(after: argument, from: &remaining)
                 guard let peer = PeerKind(rawValue: text) else {

@@ -44,16 +44,21 @@ struct ReportRow {
     static func family(of workload: String) -> String {
         if workload.hasPrefix("store.get") { return "Point gets" }
         if workload.hasPrefix("store.ingest") { return "Ingest" }
+        if workload.hasPrefix("store.mixed") || workload.hasPrefix("store.upsert") { return "Mixed use and durable writes" }
         if workload.hasPrefix("query.") { return "Queries" }
         if workload.hasPrefix("sql.") { return "Smart SQL" }
         if workload.hasPrefix("storage.") { return "Storage engine" }
         return "Other"
     }
 
+    /// Seconds of store.mixed a process in the report (the workload's own default is 60).
+    static let mixedSeconds = 20
+
     /// The rows `make bench-report` runs: every like-for-like read row and its variants against
     /// SmartStore's SQLite, the headline reads against SQLite tuned at equal memory, the
-    /// ingests (one timed run a side per process: the processes give the spread), and the
-    /// storage engine against each key-value peer.
+    /// ingests (one timed run a side per process: the processes give the spread), the mixed
+    /// run (shortened) and durable single upserts, and the storage engine against each
+    /// key-value peer.
     static let defaults: [ReportRow] = {
         let reads = [
             "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
@@ -74,6 +79,12 @@ struct ReportRow {
             PeerWorkload.all.map { ReportRow(workload: $0.name, peer: peer) }
         }
         return reads.map { ReportRow(workload: $0) } + tuned.map { ReportRow(workload: $0, setup: .tuned) }
-            + ["store.ingest3", "store.ingest5"].map { ReportRow(workload: $0, arguments: ["--runs", "1"]) } + peers
+            + ["store.ingest3", "store.ingest5"].map { ReportRow(workload: $0, arguments: ["--runs", "1"]) }
+            + [
+                ReportRow(workload: "store.mixed", arguments: ["--mixed-seconds", "\(mixedSeconds)"]),
+                ReportRow(workload: "store.mixed", setup: .tuned, arguments: ["--mixed-seconds", "\(mixedSeconds)"]),
+                ReportRow(workload: "store.upsert-durable"), ReportRow(workload: "store.upsert-durable-normal"),
+            ]
+            + peers
     }()
 }

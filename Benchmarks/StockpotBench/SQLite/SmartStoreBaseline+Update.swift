@@ -1,6 +1,6 @@
 // SmartStore's update path (iOS updateOneEntry, Android DBHelper.update): stamp the last
 // modified date, serialize, project every index path, update the row and its FTS row, in one
-// transaction. The "after a write" workloads use it between reads.
+// transaction; and its delete path. The "after a write" workloads and store.mixed use them.
 
 import Foundation  // Date
 
@@ -36,6 +36,29 @@ extension SmartStoreBaseline {
             }
             try database.execute("COMMIT")
             return changed
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+extension SmartStoreBaseline {
+    /// Deletes entry `id` and its FTS row in one transaction, as SmartStore's delete does.
+    func delete(id: Int64) throws {
+        try database.execute("BEGIN EXCLUSIVE")
+        do {
+            let row = try cachedStatement("DELETE FROM \(tableName) WHERE id = ?")
+            row.reset()
+            try row.bind([.integer(id)])
+            try row.step()
+            if !fullTextSpecIndexes.isEmpty {
+                let fts = try cachedStatement("DELETE FROM \(tableName)_fts WHERE rowid = ?")
+                fts.reset()
+                try fts.bind([.integer(id)])
+                try fts.step()
+            }
+            try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")
             throw error

@@ -64,9 +64,28 @@ final class QueryFixture {
     /// With `--keep-fixture DIR` both sides live in DIR and a later run of the same corpus
     /// reopens them instead (checked the same way).
     static func load(in context: BenchContext) throws -> QueryFixture {
+        try load(in: context, kept: context.options.keptFixture, removeAtClose: context.options.keptFixture == nil)
+    }
+
+    /// A private copy of the fixture in a scratch directory (removed at close), for workloads
+    /// that delete entries: the kept fixture's files copied when there is one, else a fresh
+    /// load.
+    static func privateCopy(in context: BenchContext) throws -> QueryFixture {
+        guard let kept = context.options.keptFixture else { return try load(in: context) }
+        _ = try context.queryFixture()
+        let scratch = try ScratchDirectory(label: "fixture-copy")
+        for name in ["loaded", "store", "smartstore.db", "smartstore.db-wal", "smartstore.db-shm"]
+        where FileManager.default.fileExists(atPath: kept + "/" + name) {
+            try FileManager.default.copyItem(atPath: kept + "/" + name, toPath: scratch.file(name))
+        }
+        return try load(in: context, kept: scratch.path, removeAtClose: true)
+    }
+
+    /// Loads, or reopens from `kept`, the fixture; its files are removed at close when
+    /// `removeAtClose`.
+    private static func load(in context: BenchContext, kept: String?, removeAtClose: Bool) throws -> QueryFixture {
         let documents = context.storeDocuments
         let contacts = try ContactSoup.documents(accounts: documents, seed: context.storageSeed(60))
-        let kept = context.options.keptFixture
         let directory = try kept.map { try ScratchDirectory(kept: $0) } ?? ScratchDirectory(label: "query")
         let identity = "docs \(documents.count) seed \(context.options.seed)\n"
         let marker = directory.file("loaded")
@@ -123,12 +142,12 @@ final class QueryFixture {
             directory.readIntoPageCache()
             let fixture = QueryFixture(
                 store: store, baseline: baseline!, contactsBaseline: contactsBaseline!, directory: directory,
-                count: documents.count, kept: kept != nil)
+                count: documents.count, kept: !removeAtClose)
             try fixture.applySQLiteSetup(context)
             context.atFinish { fixture.close() }
             return fixture
         } catch {
-            if kept == nil { directory.remove() }
+            if removeAtClose { directory.remove() }
             throw error
         }
     }
@@ -143,12 +162,14 @@ final class QueryFixture {
         }
     }
 
-    /// Closes the store and opens it again as a read workload does (the cold figures).
-    /// Returns the seconds the open took.
-    func reopenStore(context: BenchContext) throws -> Double {
+    /// Closes the store and opens it again as a read workload does (the cold figures), or
+    /// with another durability. Returns the seconds the open took.
+    func reopenStore(context: BenchContext, durability: StoreOptions.Durability = .none) throws -> Double {
         try store.close()
+        var options = StoreLoad.readOptions(context)
+        options.durability = durability
         let start = MonotonicClock.nanoseconds()
-        store = try Store.open(directory: directory.file("store"), options: StoreLoad.readOptions(context))
+        store = try Store.open(directory: directory.file("store"), options: options)
         return Double(MonotonicClock.nanoseconds() &- start) / 1e9
     }
 

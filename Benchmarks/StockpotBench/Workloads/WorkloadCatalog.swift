@@ -20,7 +20,8 @@ enum WorkloadCatalog {
             StoreIngestWorkload.fiveKinds,
             StoreOpenWorkload(),
             StoreMemoryWorkload(),
-        ] + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
+            StoreMixedWorkload(),
+        ] + StoreDurableUpsertWorkload.all.map { $0 as any Workload } + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
             + ToolsWorkload.all.map { $0 as any Workload } + PeerWorkload.all.map { $0 as any Workload }
     }
 
