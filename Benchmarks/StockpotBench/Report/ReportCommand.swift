@@ -74,22 +74,27 @@ struct ReportCommand {
 
     /// Runs the report; returns the process's exit status.
     func run() -> Int32 {
+        // The results are named by the commit checked out when the run starts (the binary's).
+        let commit = Self.commit()
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let scratch = fixtureDirectory == nil ? try? ScratchDirectory(label: "report") : nil
         let fixture = fixtureDirectory ?? scratch.map { $0.file("fixture") } ?? "/tmp/stockpot-bench-report-fixture"
         defer { scratch?.remove() }
         let common = ["--docs", "\(documentCount)", "--seed", "\(seed)", "--keep-fixture", fixture]
-        progress("loading the query fixture (\(documentCount) accounts) into \(fixture)")
         let log = fixture + ".log"
-        guard runChild(executable, ["--prepare-fixture"] + common, log: log).status == 0 else {
-            progress("the query fixture failed to load")
-            return 1
+        // Only the read, mixed and durable rows use the query fixture; the ingest and storage
+        // rows build their own stores.
+        if rows.contains(where: { !["Ingest", "Storage engine"].contains($0.family) }) {
+            progress("loading the query fixture (\(documentCount) accounts) into \(fixture)")
+            guard runChild(executable, ["--prepare-fixture"] + common, log: log).status == 0 else {
+                progress("the query fixture failed to load")
+                return 1
+            }
         }
 
         let started = Date()
-        // The file is named by the commit checked out when the run starts (the binary's).
-        let path = outputDirectory + "/" + Self.fileName(date: started)
-        var lines: [JSONValue] = [runFacts(directory: fixture, started: started)]
+        let path = outputDirectory + "/" + Self.fileName(date: started, commit: commit)
+        var lines: [JSONValue] = [runFacts(directory: fixture, started: started, commit: commit)]
         var samples: [String: [JSONObject]] = [:]
         var failures = 0
         for process in 0..<processes {
@@ -145,11 +150,11 @@ struct ReportCommand {
     }
 
     /// The first line of the results file: when, which commit, how, on what.
-    private func runFacts(directory: String, started: Date) -> JSONValue {
+    private func runFacts(directory: String, started: Date, commit: String) -> JSONValue {
         .object(JSONObject([
             ("kind", .string("run")),
             ("date", .string(ISO8601DateFormatter().string(from: started))),
-            ("commit", .string(Self.commit())),
+            ("commit", .string(commit)),
             ("documents", .integer(Int64(documentCount))),
             ("seed", .integer(Int64(seed))),
             ("processes", .integer(Int64(processes))),
@@ -160,17 +165,20 @@ struct ReportCommand {
     }
 
     /// `YYYY-MM-DD-<short commit>.jsonl`.
-    static func fileName(date: Date) -> String {
+    static func fileName(date: Date, commit: String) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd"
         formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date) + "-" + commit() + ".jsonl"
+        return formatter.string(from: date) + "-" + commit + ".jsonl"
     }
 
-    /// The checked-out commit, short, with `-dirty` when the tree has uncommitted changes.
+    /// The checked-out commit, short, with `-dirty` when what the benchmark is built from (the
+    /// package manifest, Sources, Benchmarks) has uncommitted changes.
     static func commit() -> String {
         let hash = MachineFacts.run("git", ["rev-parse", "--short=12", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let status = MachineFacts.run("git", ["status", "--porcelain", "--untracked-files=no"]) ?? ""
+        let status = MachineFacts.run(
+            "git", ["status", "--porcelain", "--untracked-files=no", "--", "Package.swift", "Sources", "Benchmarks/StockpotBench",
+                    "Benchmarks/CSQLite", "Benchmarks/CPeers"]) ?? ""
         return (hash ?? "unknown") + (status.isEmpty ? "" : "-dirty")
     }
 
