@@ -19,17 +19,3 @@ protocol KeyValuePeer: AnyObject {
     /// Closes the engine; nothing is called after.
     func close() throws
 }
-
-/// The peers a storage workload can run against (`--peer`).
-enum PeerKind: String, CaseIterable {
-    case rocksdb, leveldb, lmdb
-
-    /// Opens (creating) a peer of this kind in `directory`.
-    func open(directory: String) throws -> any KeyValuePeer {
-        switch self {
-        case .rocksdb: try LSMPeer(flavor: .rocksdb, directory: directory)
-        case .leveldb: try LSMPeer(flavor: .leveldb, directory: directory)
-        case .lmdb: try LMDBPeer(directory: directory)
-        }
-    }
-}

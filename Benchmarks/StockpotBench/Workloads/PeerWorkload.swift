@@ -207,7 +207,7 @@ struct PeerWorkload: Workload {
         _ engine: any KeyValuePeer, keys: [[UInt8]], values: [[UInt8]], order: [Int]
     ) throws -> (Double, Double, Double) {
         let stop = AtomicFlag()
-        let writer = WriterThread(engine: engine, keys: keys, values: values, order: order, stop: stop)
+        let writer = PeerWriterThread(engine: engine, keys: keys, values: values, order: order, stop: stop)
         writer.start()
         var times = [Double]()
         var bytes = 0

@@ -2,20 +2,11 @@
 // (sync per batch) until told to stop, counting the value bytes it wrote.
 
 import Foundation
-import Synchronization
-
-/// A stop signal shared by the reader and the writer.
-final class AtomicFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    func set() { flag.store(true, ordering: .releasing) }
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-}
 
 /// One writer thread over a peer.
 // @unchecked Sendable: the peer is used by this thread for writes and by the starting thread
 // for reads only, which every peer allows; the result is handed over through `done`.
-final class WriterThread: @unchecked Sendable {
+final class PeerWriterThread: @unchecked Sendable {
     private let engine: any KeyValuePeer
     private let keys: [[UInt8]], values: [[UInt8]], order: [Int]
     private let stop: AtomicFlag
