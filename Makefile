@@ -77,9 +77,10 @@ bench-sql: deps
 
 # The results page: every report row (Benchmarks/StockpotBench/Report/ReportRow.swift) in
 # REPORT_PROCESSES separate processes, the sides' order flipped between processes, over
-# REPORT_DOCS accounts; writes Benchmarks/results/<date>-<commit>.jsonl and regenerates the
-# tables of docs/benchmarks.md from it (REPORT_TABLES names more results files to show with it). The binary is copied first, so that a build during the
-# run does not change what runs. REPORT_ARGS adds arguments (row names to run only those).
+# REPORT_DOCS accounts (about 50 minutes here); writes Benchmarks/results/<date>-<commit>.jsonl
+# and regenerates the tables of docs/benchmarks.md from it (REPORT_TABLES: earlier results
+# files to show before it). The binary is copied first, so that a build during the run does
+# not change what runs. REPORT_ARGS adds arguments (row names to run only those).
 REPORT_DOCS ?= 100000
 REPORT_PROCESSES ?= 5
 REPORT_SECONDS ?= 3
