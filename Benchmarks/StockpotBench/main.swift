@@ -17,6 +17,10 @@ if CommandLine.arguments.dropFirst().first == "demo" {
 
 // `stockpot-bench report ...` and `stockpot-bench tables ...` (Report/).
 if CommandLine.arguments.dropFirst().first == "report" {
+    if CommandLine.arguments.dropFirst(2).contains(where: { $0 == "-h" || $0 == "--help" }) {
+        print(ReportCommand.usage)
+        exit(0)
+    }
     do {
         let command = try ReportCommand.parse(Array(CommandLine.arguments.dropFirst(2)))
         exit(command.run())
@@ -26,6 +30,11 @@ if CommandLine.arguments.dropFirst().first == "report" {
     }
 }
 if CommandLine.arguments.dropFirst().first == "tables" {
+    if CommandLine.arguments.dropFirst(2).contains(where: { $0 == "-h" || $0 == "--help" }) {
+        print(ResultsTables.usage + "\n\nPrints the results page's generated part from RESULTS files, or writes it into PAGE"
+            + " between its <!-- results:begin --> and <!-- results:end --> lines.")
+        exit(0)
+    }
     let command: ResultsTables
     do {
         command = try ResultsTables.parse(Array(CommandLine.arguments.dropFirst(2)))
@@ -56,7 +65,7 @@ if options.showHelp {
 }
 if options.listWorkloads {
     for workload in WorkloadCatalog.all() {
-        print(workload.name.padding(toLength: 22, withPad: " ", startingAt: 0) + workload.summary)
+        print(workload.name.padding(toLength: max(22, workload.name.count + 2), withPad: " ", startingAt: 0) + workload.summary)
     }
     exit(0)
 }
