@@ -5,7 +5,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash query-soak sql-soak bench bench-queries bench-queries-1m bench-sql clean
+.PHONY: all deps build demo test crash query-soak sql-soak bench bench-queries bench-queries-1m bench-sql bench-report clean
 
 all: build
 
@@ -54,13 +54,14 @@ sql-soak: deps
 		$(SWIFT) test --skip-build --filter SmartSQLDifferentialTests
 
 bench: deps
+	@bash Tools/deps.sh --bench
 	$(SWIFT) run -c release stockpot-bench $(BENCH_ARGS)
 
-# The query workloads of issue 5 (docs/benchmarks.md, "Queries (issue 5)"): both sides load
-# QUERY_DOCS generated Accounts (untimed), then time each query type. bench-queries-1m runs
-# them at 1,000,000 entries (loading alone takes several minutes).
+# The query workloads (docs/benchmarks.md, "Queries"): both sides load QUERY_DOCS generated
+# Accounts (untimed), then time each query type. bench-queries-1m runs them at 1,000,000
+# entries (loading alone takes several minutes).
 QUERY_WORKLOADS = query.exact query.range query.like-prefix query.like-substring \
-	query.match-ids query.match-count query.deep-page
+	query.match-ids query.match-count query.deep-page query.page-walk
 QUERY_DOCS ?= 100000
 bench-queries: deps
 	$(SWIFT) build -c release --product stockpot-bench
@@ -69,13 +70,32 @@ bench-queries: deps
 bench-queries-1m:
 	$(MAKE) bench-queries QUERY_DOCS=1000000
 
-# The Smart SQL workloads of issue 6 (docs/benchmarks.md, "Smart SQL (issue 6)"): the same
-# fixture as bench-queries (QUERY_DOCS Accounts plus one Contact each, loaded untimed), each
+# The Smart SQL workloads (docs/benchmarks.md, "Smart SQL"): the same fixture as bench-queries (QUERY_DOCS Accounts plus one Contact each, loaded untimed), each
 # statement through Stockpot's Smart SQL against SQLite running its SmartStore translation.
 SQL_WORKLOADS = sql.count-where sql.group-by sql.join sql.order-limit
 bench-sql: deps
 	$(SWIFT) build -c release --product stockpot-bench
 	.build/release/stockpot-bench $(SQL_WORKLOADS) --docs $(QUERY_DOCS) $(BENCH_ARGS)
+
+# The results page: every report row (Benchmarks/StockpotBench/Report/ReportRow.swift) in
+# REPORT_PROCESSES separate processes, the sides' order flipped between processes, over
+# REPORT_DOCS accounts (about 50 minutes here); writes Benchmarks/results/<date>-<commit>.jsonl
+# and regenerates the tables of docs/benchmarks.md from it (REPORT_TABLES: earlier results
+# files to show before it). The binary is copied first, so that a build during the run does
+# not change what runs. REPORT_ARGS adds arguments (row names to run only those).
+REPORT_DOCS ?= 100000
+REPORT_PROCESSES ?= 5
+REPORT_SECONDS ?= 3
+REPORT_ARGS ?=
+REPORT_TABLES ?=
+bench-report: deps
+	@bash Tools/deps.sh --bench
+	$(SWIFT) build -c release --product stockpot-bench
+	cp .build/release/stockpot-bench .build/stockpot-bench-report
+	.build/stockpot-bench-report report --processes $(REPORT_PROCESSES) --docs $(REPORT_DOCS) \
+		--timed-seconds $(REPORT_SECONDS) $(REPORT_ARGS) > .build/bench-report.path || true
+	test -s .build/bench-report.path
+	.build/stockpot-bench-report tables $(REPORT_TABLES) "$$(tail -1 .build/bench-report.path)" --page docs/benchmarks.md
 
 clean:
 	$(SWIFT) package clean

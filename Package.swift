@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Benchmarks/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // The peer engines' one C type (LMDB's MDB_val); the benchmark loads RocksDB, LevelDB
+        // and LMDB at run time, so building needs none of their packages. Header only.
+        .systemLibrary(name: "CPeers", path: "Benchmarks/CPeers"),
 
         // Bytes (cursors, little-endian fields, checksums, prefetch hints) and worker threads:
         // what every layer above shares.
@@ -60,7 +63,7 @@ let package = Package(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "CSQLite"],
+            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "CSQLite", "CPeers"],
             path: "Benchmarks/StockpotBench"),
 
         // What every test target shares: the seeded generator and the STOCKPOT_* settings.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the C libraries the package links, when pkg-config cannot find them.
 # Used by `make deps`; safe to run again (it installs nothing that is present).
+# `--bench` also installs the key-value peers the benchmark loads at run time (RocksDB,
+# LevelDB, LMDB); `make bench` and `make bench-report` pass it, nothing else needs them.
 set -euo pipefail
 
 # pkg-config name -> Debian package that provides it.
@@ -11,7 +13,21 @@ declare -A PROVIDERS=(
   [sqlite3]=libsqlite3-dev       # benchmark baseline and test oracle only
 )
 
+# Benchmark-only peers: Debian package -> a shared library it installs.
+declare -A BENCH_PEERS=(
+  [librocksdb-dev]=librocksdb.so
+  [libleveldb-dev]=libleveldb.so
+  [liblmdb-dev]=liblmdb.so
+)
+
 missing=()
+if [ "${1:-}" = "--bench" ]; then
+  for package in "${!BENCH_PEERS[@]}"; do
+    if ! ldconfig -p 2>/dev/null | grep -q "${BENCH_PEERS[$package]}"; then
+      missing+=("$package")
+    fi
+  done
+fi
 if ! command -v pkg-config >/dev/null 2>&1; then
   missing+=(pkg-config)
 fi

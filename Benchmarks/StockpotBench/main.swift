@@ -1,5 +1,6 @@
 // stockpot-bench: runs named workloads (Stockpot vs its baseline, one line each), the
-// SQLite baseline self-check, or (forwarded to StockpotTools) the `demo` subcommand. See docs/benchmarks.md.
+// SQLite baseline self-check, the report over separate processes and its tables, or
+// (forwarded to StockpotTools) the `demo` subcommand. See docs/benchmarks.md.
 
 import Foundation
 import StockpotTools
@@ -12,6 +13,42 @@ func printError(_ text: String) {
 // that older scripts go on working; `make demo` runs `stockpot demo`.
 if CommandLine.arguments.dropFirst().first == "demo" {
     exit(StockpotCommand.main(Array(CommandLine.arguments.dropFirst())).rawValue)
+}
+
+// `stockpot-bench report ...` and `stockpot-bench tables ...` (Report/).
+if CommandLine.arguments.dropFirst().first == "report" {
+    if CommandLine.arguments.dropFirst(2).contains(where: { $0 == "-h" || $0 == "--help" }) {
+        print(ReportCommand.usage)
+        exit(0)
+    }
+    do {
+        let command = try ReportCommand.parse(Array(CommandLine.arguments.dropFirst(2)))
+        exit(command.run())
+    } catch {
+        printError("Error: \(error.message)\n\n\(ReportCommand.usage)")
+        exit(64)
+    }
+}
+if CommandLine.arguments.dropFirst().first == "tables" {
+    if CommandLine.arguments.dropFirst(2).contains(where: { $0 == "-h" || $0 == "--help" }) {
+        print(ResultsTables.usage + "\n\nPrints the results page's generated part from RESULTS files, or writes it into PAGE"
+            + " between its <!-- results:begin --> and <!-- results:end --> lines.")
+        exit(0)
+    }
+    let command: ResultsTables
+    do {
+        command = try ResultsTables.parse(Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        printError("Error: \(error.message)\n\n\(ResultsTables.usage)")
+        exit(64)
+    }
+    do {
+        print(try command.run())
+        exit(0)
+    } catch {
+        printError("Error: \(error)")
+        exit(1)
+    }
 }
 
 let options: BenchOptions
@@ -28,11 +65,13 @@ if options.showHelp {
 }
 if options.listWorkloads {
     for workload in WorkloadCatalog.all() {
-        print(workload.name.padding(toLength: 22, withPad: " ", startingAt: 0) + workload.summary)
+        print(workload.name.padding(toLength: max(22, workload.name.count + 2), withPad: " ", startingAt: 0) + workload.summary)
     }
     exit(0)
 }
 
+SideOrder.baselineFirst = options.baselineFirst
+if let seconds = options.timedSeconds { BlockInterleaving.timedSecondsBudget = seconds }
 let context = BenchContext(options: options)
 if options.emitCorpus {
     let corpus = context.corpus
@@ -43,6 +82,16 @@ if options.emitCorpus {
     }
     FileHandle.standardOutput.write(Data(lines))
     exit(0)
+}
+if options.prepareFixture {
+    do {
+        _ = try context.queryFixture()
+        context.finish()
+        exit(0)
+    } catch {
+        printError("Error: \(error)")
+        exit(1)
+    }
 }
 if options.selfCheck {
     do {

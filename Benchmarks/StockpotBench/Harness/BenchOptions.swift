@@ -22,6 +22,15 @@ enum BaselineJSON: String {
     case foundation
 }
 
+/// The SQLite connection of the query and sql workloads.
+enum SQLiteSetup: String {
+    /// SmartStore's: SQLite's default page cache (2 MB), no memory mapping.
+    case smartStore = "smartstore"
+    /// Tuned at equal memory, as a GRDB user would: `cache_size` at least the memory
+    /// Stockpot's indexes and caches hold, the file memory-mapped.
+    case tuned
+}
+
 /// Everything the command line can say.
 struct BenchOptions {
     /// Workload names to run, in order; empty means all.
@@ -38,6 +47,12 @@ struct BenchOptions {
     var sqliteSynchronous = "FULL"
     var listWorkloads = false
     var showHelp = false
+    /// Seconds the timed operations of store.mixed may take in all (both sides).
+    var mixedSeconds = 60.0
+    /// The key-value engine the storage peer workloads run against.
+    var peer = PeerKind.rocksdb
+    /// Load the query fixture (into `--keep-fixture DIR`) and exit.
+    var prepareFixture = false
     /// Run the SQLite baseline self-check instead of workloads.
     var selfCheck = false
     /// Print the corpus as JSON Lines instead of running workloads.
@@ -51,6 +66,14 @@ struct BenchOptions {
     /// `StoreOptions.documentCacheBytes` of the stores the read workloads open; `nil` means
     /// the default.
     var documentCacheBytes: Int?
+    /// The baseline's side runs first in every pair of turns (the report flips this between
+    /// processes).
+    var baselineFirst = false
+    /// How the query fixture's SQLite connection is set up.
+    var sqliteSetup = SQLiteSetup.smartStore
+    /// Seconds both sides' timed calls may take together in a query, sql or store.get
+    /// workload; `nil` means ``BlockInterleaving/timedSecondsBudget``.
+    var timedSeconds: Double?
 
     static let defaultSeed: UInt64 = 20_261_130
 
@@ -59,7 +82,11 @@ struct BenchOptions {
                              [--baseline-json stockpot|foundation]
                              [--sqlite-sync full|normal|off] [--open-bytes N]
                              [--keep-fixture DIR] [--document-cache-bytes N]
+                             [--baseline-first] [--sqlite smartstore|tuned] [--timed-seconds S]
+                             [--peer rocksdb|leveldb|lmdb] [--mixed-seconds S]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
+               stockpot-bench report [--processes P] [--docs N] [--out DIR] [WORKLOAD ...]
+               stockpot-bench tables RESULTS.jsonl [--page docs/benchmarks.md]
                stockpot-bench demo [--entries N] [--store PATH] [--seed S]   (see demo --help)
 
         Runs Stockpot benchmarks against their baselines on a generated corpus of ~1 KB
@@ -89,7 +116,18 @@ struct BenchOptions {
                               Document cache of the stores that store.get and the
                               query and sql workloads read (default: the store's, 2 MiB;
                               0 turns it off).
+          --baseline-first    The baseline's side runs first in each pair of turns.
+          --sqlite S          The query and sql workloads' SQLite connection: smartstore
+                              (default: 2 MB page cache, no mmap) or tuned (page cache
+                              and mmap at least the memory Stockpot holds).
+          --timed-seconds S   Seconds both sides' timed calls may take together in a
+                              query, sql or store.get workload (default: 30).
+          --peer P            The engine the storage peer workloads (storage.fill-seq ...)
+                              run against: rocksdb (default), leveldb or lmdb.
+          --mixed-seconds S   How long store.mixed's timed operations may take in all
+                              (default: 60).
           --list              List workloads and exit.
+          --prepare-fixture   Load the query fixture (with --keep-fixture DIR) and exit.
           --selfcheck         Load N documents into the SQLite (SmartStore-shaped) baseline,
                               query them back and report counts.
           --emit-corpus       Print the generated documents, one per line, and exit.
@@ -105,6 +143,7 @@ struct BenchOptions {
             case "-h", "--help": options.showHelp = true
             case "--list": options.listWorkloads = true
             case "--selfcheck": options.selfCheck = true
+            case "--prepare-fixture": options.prepareFixture = true
             case "--emit-corpus": options.emitCorpus = true
             case "--docs":
                 options.documentCount = try positiveInteger(after: argument, from: &remaining)
@@ -118,6 +157,31 @@ struct BenchOptions {
                     throw UsageError(message: "--document-cache-bytes needs a byte count of 0 or more, got '\(text)'")
                 }
                 options.documentCacheBytes = bytes
+            case "--baseline-first": options.baselineFirst = true
+            case "--mixed-seconds":
+                let text = try value(after: argument, from: &remaining)
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw UsageError(message: "--mixed-seconds needs a positive number, got '\(text)'")
+                }
+                options.mixedSeconds = seconds
+            case "--peer":
+                let text = try value(after: argument, from: &remaining)
+                guard let peer = PeerKind(rawValue: text) else {
+                    throw UsageError(message: "--peer must be rocksdb, leveldb or lmdb, got '\(text)'")
+                }
+                options.peer = peer
+            case "--sqlite":
+                let text = try value(after: argument, from: &remaining)
+                guard let setup = SQLiteSetup(rawValue: text) else {
+                    throw UsageError(message: "--sqlite must be smartstore or tuned, got '\(text)'")
+                }
+                options.sqliteSetup = setup
+            case "--timed-seconds":
+                let text = try value(after: argument, from: &remaining)
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw UsageError(message: "--timed-seconds needs a positive number, got '\(text)'")
+                }
+                options.timedSeconds = seconds
             case "--runs":
                 options.runs = try positiveInteger(after: argument, from: &remaining)
             case "--seed":

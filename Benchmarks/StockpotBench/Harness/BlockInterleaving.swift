@@ -1,6 +1,6 @@
 // Timing two sides' calls one by one, interleaved in blocks: each side runs a block of calls in
 // a row, then the other side runs the same block, the order of the two switching every block.
-// The query, sql and store.get workloads use it (docs/benchmarks.md, Queries, "Timing").
+// The query, sql and store.get workloads use it (docs/benchmarks.md, "Method").
 //
 // Why blocks and not call by call: a call that follows the other side's call finds the caches
 // as the other side left them. After a SQLite full-table scan (100 MB) that is nothing of
@@ -35,27 +35,32 @@ enum BlockInterleaving {
     /// Calls per block.
     static let blockSize = 20
 
-    /// Both sides' timed calls together should take at most this long.
-    static let timedSecondsBudget = 30.0
+    /// Both sides' timed calls together should take at most this long (`--timed-seconds`
+    /// sets it; main sets it once before any workload runs, on the one benchmark thread).
+    nonisolated(unsafe) static var timedSecondsBudget = 30.0
 
     /// Runs calls `0..<warmUps` on both sides untimed (call by call), then `beforeTiming`,
     /// then times as many of `0..<calls` as ``timedCount(calls:secondsPerCall:minimum:)``
     /// allows, in blocks (``time(count:stockpot:baseline:)``).
     static func warmUpAndTime(
         calls: Int, warmUps: Int, minimumTimed: Int, beforeTiming: () throws -> Void = {},
+        beforeCall: ((_ side: Int, _ call: Int) throws -> Void)? = nil,
         stockpot: (Int) throws -> Int, baseline: (Int) throws -> Int
     ) rethrows -> BlockTimings {
         let warmUpCount = min(warmUps, calls)
         var warmUpResults = 0
         let start = MonotonicClock.nanoseconds()
         for call in 0..<warmUpCount {
-            warmUpResults += try stockpot(call) + baseline(call)
+            try beforeCall?(0, call)
+            warmUpResults += try stockpot(call)
+            try beforeCall?(1, call)
+            warmUpResults += try baseline(call)
         }
         let secondsPerCall = Double(MonotonicClock.nanoseconds() &- start) / 1e9 / Double(max(1, warmUpCount))
         try beforeTiming()
         var timings = try time(
             count: timedCount(calls: calls, secondsPerCall: secondsPerCall, minimum: minimumTimed),
-            stockpot: stockpot, baseline: baseline)
+            beforeCall: beforeCall, stockpot: stockpot, baseline: baseline)
         (timings.warmUpResults, timings.warmUpCount) = (warmUpResults, warmUpCount)
         return timings
     }
@@ -72,11 +77,13 @@ enum BlockInterleaving {
     }
 
     /// Times calls `0..<count` on both sides, each call alone with the monotonic clock, in
-    /// blocks of `blockSize` (``blockSize`` unless given): Stockpot's block first in even
-    /// blocks, the baseline's in odd ones, so that each side starts half of its blocks right
-    /// after the other side.
+    /// blocks of `blockSize` (``blockSize`` unless given): the process's first side
+    /// (``SideOrder``) first in even blocks, the other in odd ones, so that each side starts
+    /// half of its blocks right after the other side. `beforeCall`, when given, runs untimed
+    /// before each call with the side (0 Stockpot, 1 the baseline) and the call's number.
     static func time(
-        count: Int, blockSize: Int = blockSize, stockpot: (Int) throws -> Int, baseline: (Int) throws -> Int
+        count: Int, blockSize: Int = blockSize, beforeCall: ((_ side: Int, _ call: Int) throws -> Void)? = nil,
+        stockpot: (Int) throws -> Int, baseline: (Int) throws -> Int
     ) rethrows -> BlockTimings {
         var timings = BlockTimings()
         timings.stockpot.reserveCapacity(count)
@@ -84,10 +91,11 @@ enum BlockInterleaving {
         var lastSide = -1
         for (block, start) in stride(from: 0, to: count, by: blockSize).enumerated() {
             let calls = start..<min(start + blockSize, count)
-            for side in block % 2 == 0 ? [0, 1] : [1, 0] {
+            for side in SideOrder.sides(turn: block) {
                 let followsOther = lastSide >= 0 && lastSide != side
                 lastSide = side
                 for call in calls {
+                    try beforeCall?(side, call)
                     let begin = MonotonicClock.nanoseconds()
                     let result = side == 0 ? try stockpot(call) : try baseline(call)
                     let elapsed = Double(MonotonicClock.nanoseconds() &- begin) / 1000

@@ -1,8 +1,7 @@
 // Loading a fixture is not timed, but what it leaves dirty in the page cache is written back by
 // the kernel seconds later, possibly in the middle of whatever is timed then. Workloads that
 // time reads after an untimed load call this first, for both sides alike. (It removes one
-// source of noise, not the largest: store.get still spread 2.6x-4.0x over four runs in a row
-// with it, session 11.)
+// source of noise, not the largest; the report's spreads over processes show the rest.)
 
 import Glibc
 

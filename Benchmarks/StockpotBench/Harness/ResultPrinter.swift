@@ -33,7 +33,24 @@ struct ResultPrinter {
             json.number(figure(result.baseline))
             json.member("baselineName", result.baselineName)
             json.key("ratio")
-            json.number(String(format: "%.3f", result.ratio))
+            json.number(String(format: "%.4f", result.ratio))
+            if let target = result.target {
+                json.key("target")
+                json.number(figure(target))
+            }
+            if let cpuRatio = result.cpuRatio {
+                json.key("cpuRatio")
+                json.number(String(format: "%.4f", cpuRatio))
+            }
+            if !result.extras.isEmpty {
+                json.key("extras")
+                json.beginObject()
+                for (name, value) in result.extras {
+                    json.key(name)
+                    json.number(figure(value))
+                }
+                json.endObject()
+            }
             json.endObject()
             return String(decoding: json.bytes, as: UTF8.self)
         }

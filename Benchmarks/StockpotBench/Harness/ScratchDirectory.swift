@@ -46,6 +46,19 @@ final class ScratchDirectory {
         }
     }
 
+    /// Reads every file under the directory once, so that its pages are in the page cache
+    /// (the warm state the read workloads time, whatever an earlier process evicted).
+    func readIntoPageCache() {
+        guard let walker = FileManager.default.enumerator(atPath: path) else { return }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        for case let name as String in walker {
+            let fd = open(file(name), O_RDONLY)
+            guard fd >= 0 else { continue }
+            while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+            close(fd)
+        }
+    }
+
     /// Total size of the files directly inside the directory, in bytes.
     func totalFileBytes() -> Int {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

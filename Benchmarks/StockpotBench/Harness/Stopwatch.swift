@@ -55,7 +55,7 @@ enum Stopwatch {
         let reference = try first() + second()
         var (firsts, seconds) = ([Double](), [Double]())
         while firsts.count < runs {
-            if firsts.count % 2 == 0 {
+            if SideOrder.sides(turn: firsts.count)[0] == 0 {
                 firsts.append(try first())
                 seconds.append(try second())
             } else {

@@ -55,6 +55,9 @@ final class SQLiteDatabase {
         try query(sql, binds: binds).first?.first ?? .null
     }
 
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE on this connection.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// The rowid of the most recent successful insert on this connection.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

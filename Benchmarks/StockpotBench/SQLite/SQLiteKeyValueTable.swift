@@ -1,6 +1,6 @@
 // The SQLite baseline of the storage workloads: one key-value table, `kv(k BLOB PRIMARY KEY,
 // v BLOB)`, in WAL mode, written and read through prepared statements that bind the caller's
-// bytes without copying them. See docs/benchmarks.md, "The key-value baseline".
+// bytes without copying them. See docs/benchmarks.md, "Other workloads".
 
 /// One SQLite database holding one key-value table. Use from one thread at a time.
 final class SQLiteKeyValueTable {
@@ -11,8 +11,7 @@ final class SQLiteKeyValueTable {
         /// `CREATE TABLE kv(k BLOB PRIMARY KEY, v BLOB)`: a rowid table plus an index on `k`.
         case rowid
 
-        /// The layout the workloads use: the faster of the two on this corpus (measured
-        /// 2026-11-30, see docs/benchmarks.md).
+        /// The layout the workloads use: the faster of the two on this corpus.
         static let chosen = Layout.rowid
 
         var createSQL: String {

@@ -28,6 +28,16 @@ final class SmartStoreBaseline<Codec: SoupCodec> {
     var insertStatement: SQLiteStatement?
     var insertFTSStatement: SQLiteStatement?
     var getStatement: SQLiteStatement?
+    /// Statements of the update path, compiled on first use, by SQL text.
+    private var compiledStatements: [String: SQLiteStatement] = [:]
+
+    /// The compiled statement for `sql`, compiled once per connection.
+    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        if let statement = compiledStatements[sql] { return statement }
+        let statement = try database.prepare(sql)
+        compiledStatements[sql] = statement
+        return statement
+    }
 
     /// Opens `path` the way SmartStore does and registers `soupName` with `indexSpecs`, or
     /// with `existing`, takes the soup an earlier run registered there with the same specs.

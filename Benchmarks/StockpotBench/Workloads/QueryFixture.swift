@@ -21,8 +21,10 @@ final class QueryFixture {
         SoupIndexSpec(path: "Id", type: .string),
     ]
 
-    let store: Store
-    let baseline: SmartStoreBaseline<StockpotJSONCodec>
+    /// Replaced by ``reopenStore(context:)``.
+    private(set) var store: Store
+    /// Replaced by ``reopenBaseline(context:)``.
+    private(set) var baseline: SmartStoreBaseline<StockpotJSONCodec>
     /// The contacts soup in the same SQLite file (TABLE_2), registered and loaded through a
     /// second connection; queries joining both soups run on ``baseline``'s connection.
     let contactsBaseline: SmartStoreBaseline<StockpotJSONCodec>
@@ -30,7 +32,11 @@ final class QueryFixture {
     /// Smart SQL over both soups, translated as SmartStore does.
     let smartSQL: SmartStoreSmartSQL
     let documentCount: Int
-    private let directory: ScratchDirectory
+    let directory: ScratchDirectory
+    /// The memory Stockpot's indexes, key directory and document cache hold, and what the
+    /// baseline's connection was given under `--sqlite tuned` (0 under smartstore).
+    private(set) var stockpotMemoryBytes = 0
+    private(set) var sqliteMemoryBytes = 0
     /// The files stay after the run (`--keep-fixture`).
     private let kept: Bool
 
@@ -58,9 +64,28 @@ final class QueryFixture {
     /// With `--keep-fixture DIR` both sides live in DIR and a later run of the same corpus
     /// reopens them instead (checked the same way).
     static func load(in context: BenchContext) throws -> QueryFixture {
+        try load(in: context, kept: context.options.keptFixture, removeAtClose: context.options.keptFixture == nil)
+    }
+
+    /// A private copy of the fixture in a scratch directory (removed at close), for workloads
+    /// that delete entries: the kept fixture's files copied when there is one, else a fresh
+    /// load.
+    static func privateCopy(in context: BenchContext) throws -> QueryFixture {
+        guard let kept = context.options.keptFixture else { return try load(in: context) }
+        _ = try context.queryFixture()
+        let scratch = try ScratchDirectory(label: "fixture-copy")
+        for name in ["loaded", "store", "smartstore.db", "smartstore.db-wal", "smartstore.db-shm"]
+        where FileManager.default.fileExists(atPath: kept + "/" + name) {
+            try FileManager.default.copyItem(atPath: kept + "/" + name, toPath: scratch.file(name))
+        }
+        return try load(in: context, kept: scratch.path, removeAtClose: true)
+    }
+
+    /// Loads, or reopens from `kept`, the fixture; its files are removed at close when
+    /// `removeAtClose`.
+    private static func load(in context: BenchContext, kept: String?, removeAtClose: Bool) throws -> QueryFixture {
         let documents = context.storeDocuments
         let contacts = try ContactSoup.documents(accounts: documents, seed: context.storageSeed(60))
-        let kept = context.options.keptFixture
         let directory = try kept.map { try ScratchDirectory(kept: $0) } ?? ScratchDirectory(label: "query")
         let identity = "docs \(documents.count) seed \(context.options.seed)\n"
         let marker = directory.file("loaded")
@@ -114,13 +139,15 @@ final class QueryFixture {
             }
             if kept != nil, !reused { try identity.write(toFile: marker, atomically: true, encoding: .utf8) }
             QuietDisk.settle()
+            directory.readIntoPageCache()
             let fixture = QueryFixture(
                 store: store, baseline: baseline!, contactsBaseline: contactsBaseline!, directory: directory,
-                count: documents.count, kept: kept != nil)
+                count: documents.count, kept: !removeAtClose)
+            try fixture.applySQLiteSetup(context)
             context.atFinish { fixture.close() }
             return fixture
         } catch {
-            if kept == nil { directory.remove() }
+            if removeAtClose { directory.remove() }
             throw error
         }
     }
@@ -133,6 +160,59 @@ final class QueryFixture {
             try store.upsert(json: Array(contacts[start..<end]), into: ContactSoup.name)
             start = end
         }
+    }
+
+    /// Closes the store and opens it again as a read workload does (the cold figures), or
+    /// with another durability. Returns the seconds the open took.
+    func reopenStore(context: BenchContext, durability: StoreOptions.Durability = .none) throws -> Double {
+        try store.close()
+        var options = StoreLoad.readOptions(context)
+        options.durability = durability
+        let start = MonotonicClock.nanoseconds()
+        store = try Store.open(directory: directory.file("store"), options: options)
+        return Double(MonotonicClock.nanoseconds() &- start) / 1e9
+    }
+
+    /// Opens a new connection to the SQLite file for the accounts soup, set up as
+    /// `--sqlite` says (the cold figures). Returns the seconds the open took.
+    func reopenBaseline(context: BenchContext) throws -> Double {
+        let start = MonotonicClock.nanoseconds()
+        baseline = try SmartStoreBaseline(
+            path: directory.file("smartstore.db"), codec: StockpotJSONCodec(), soupName: StoreSoups.name,
+            indexSpecs: Self.specs, configuration: .init(synchronous: "OFF", batchSize: StoreLoad.batchSize), existing: true)
+        try applySQLiteSetup(context, reopening: true)
+        return Double(MonotonicClock.nanoseconds() &- start) / 1e9
+    }
+
+    /// Under `--sqlite tuned`, gives the accounts connection a page cache and a memory map of
+    /// at least the whole database file, which is more than Stockpot's indexes, key directory
+    /// and document cache hold (both figures are kept for the report), and a NOCASE index on
+    /// Name for LIKE; under smartstore, removes that index (a kept file may have it). On a
+    /// reopen only the pragmas run (the index is there or not from the load).
+    func applySQLiteSetup(_ context: BenchContext, reopening: Bool = false) throws {
+        if !reopening {
+            let stats = try store.stats()
+            stockpotMemoryBytes = stats.keyDirectoryBytes + stats.documentCacheBytes
+                + stats.indexMemory.reduce(0) { total, soup in
+                    total + soup.entryIDIndexBytes + soup.fullTextIndexBytes + soup.orderedIndexBytes.values.reduce(0, +)
+                }
+        }
+        let nameColumn = sql.column("Name")
+        guard context.options.sqliteSetup == .tuned else {
+            if !reopening { try baseline.database.execute("DROP INDEX IF EXISTS tuned_name_nocase") }
+            sqliteMemoryBytes = 0
+            return
+        }
+        if !reopening {
+            // LIKE ignores ASCII case, so only an index in NOCASE order serves a prefix LIKE.
+            try baseline.database.execute(
+                "CREATE INDEX IF NOT EXISTS tuned_name_nocase ON \(sql.table) (\(nameColumn) COLLATE NOCASE)")
+        }
+        let fileBytes = FileSize.of(directory.file("smartstore.db"))
+        let bytes = max(stockpotMemoryBytes, fileBytes) + (64 << 20)
+        try baseline.database.execute("PRAGMA cache_size=-\(bytes / 1024)")
+        try baseline.database.execute("PRAGMA mmap_size=\(bytes)")
+        sqliteMemoryBytes = bytes
     }
 
     /// Closes the store and removes both sides' files, unless they are kept.

@@ -1,6 +1,7 @@
 // Both sides of a query workload, call by call: Stockpot's `query`/`count`, and SQLite running
 // SmartStore's statement for the same spec (compiled up front, as a statement cache would
-// hold it), reading what SmartStore reads: parsed documents, selected values, or a count.
+// hold it), both handing the caller the same thing: raw JSON rows, read trees, one field,
+// selected values, or a count.
 
 import Foundation  // JSONSerialization, for --baseline-json foundation
 import Stockpot
@@ -8,8 +9,10 @@ import Stockpot
 /// The calls of one workload, ready to run on either side.
 struct QuerySides {
     private enum Rows {
-        /// `SELECT soup`: each row's document is parsed.
+        /// `SELECT soup`: each row's document is parsed and every value read.
         case documents
+        /// The `Name` column: each row's text is read.
+        case field
         /// `SELECT soup`: each row's bytes are copied out, not parsed.
         case rawDocuments
         /// Selected columns: each row's values are read.
@@ -27,18 +30,24 @@ struct QuerySides {
     /// StockpotJSON.
     private let foundation: Bool
 
-    init(fixture: QueryFixture, calls: [QueryCall], parser: BaselineJSON) throws {
+    init(fixture: QueryFixture, calls: [QueryCall], options: BenchOptions) throws {
         self.fixture = fixture
-        foundation = parser == .foundation
+        foundation = options.baselineJSON == .foundation
         self.calls = calls
         var compiled: [String: SQLiteStatement] = [:]
         var statements: [SQLiteStatement] = [], binds: [[SQLiteValue]] = [], rows: [Rows] = []
-        for call in calls {
-            let statement = call.counts ? try fixture.sql.count(call.spec) : try fixture.sql.page(call.spec, page: call.page)
+        let keyset = options.sqliteSetup == .tuned ? try KeysetPages(fixture: fixture, calls: calls) : nil
+        for (index, call) in calls.enumerated() {
+            var spec = call.spec
+            if call.shape == .field, !call.counts, spec.selectPaths == nil { spec.selectPaths = ["Name"] }
+            let statement = try keyset?.statement(index)
+                ?? (call.counts ? try fixture.sql.count(spec) : try fixture.sql.page(spec, page: call.page))
             if compiled[statement.sql] == nil { compiled[statement.sql] = try fixture.baseline.database.prepare(statement.sql) }
             statements.append(compiled[statement.sql]!)
             binds.append(statement.binds)
-            rows.append(call.counts ? .count : call.spec.selectPaths != nil ? .values : call.json ? .rawDocuments : .documents)
+            rows.append(
+                call.counts ? .count : call.spec.selectPaths != nil ? .values
+                    : call.shape == .field ? .field : call.shape == .json ? .rawDocuments : .documents)
         }
         self.statements = statements
         self.binds = binds
@@ -49,14 +58,18 @@ struct QuerySides {
     func stockpot(_ index: Int) throws -> Int {
         let call = calls[index]
         if call.counts { return try fixture.store.count(call.spec, in: StoreSoups.name) }
-        if call.json { return try fixture.store.query(json: call.spec, in: StoreSoups.name, page: call.page).rows.count }
-        let rows = try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page).rows
-        if case .documents = self.rows[index] {
-            var used: UInt64 = 0
-            for row in rows { used &+= call.documentUse.use(row) }
-            Sink.consume(used)
+        if case .rawDocuments = rows[index] {
+            return try fixture.store.query(json: call.spec, in: StoreSoups.name, page: call.page).rows.count
         }
-        return rows.count
+        let page = try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page).rows
+        var used: UInt64 = 0
+        switch rows[index] {
+        case .documents: for row in page { used &+= DocumentUse.walkTree.use(row) }
+        case .field: for row in page { used &+= DocumentUse.readName.use(row) }
+        case .values, .rawDocuments, .count: break
+        }
+        Sink.consume(used)
+        return page.count
     }
 
     /// Runs call `index` on SQLite; the number of rows, or the count.
@@ -72,10 +85,13 @@ struct QuerySides {
             case .documents:
                 if foundation {
                     let document = try JSONSerialization.jsonObject(with: statement.withColumnBytes(0) { Data($0) })
-                    used &+= calls[index].documentUse.use(foundation: document)
+                    used &+= DocumentUse.walkTree.use(foundation: document)
                 } else {
-                    used &+= calls[index].documentUse.use(try statement.withColumnBytes(0) { try JSONReader.parse($0) })
+                    used &+= DocumentUse.walkTree.use(try statement.withColumnBytes(0) { try JSONReader.parse($0) })
                 }
+                result += 1
+            case .field:
+                if case .text(let name) = statement.column(0) { used &+= UInt64(name.utf8.count) }
                 result += 1
             case .rawDocuments:
                 rawRows.append(statement.withColumnBytes(0) { [UInt8]($0) })
@@ -101,11 +117,21 @@ struct QuerySides {
     func crossCheck(_ workload: String, calls indexes: [Int]) throws {
         for index in indexes {
             let call = calls[index]
+            if case .field = rows[index] {
+                let ours = try fixture.store.query(call.spec, in: StoreSoups.name, page: call.page).rows.map { $0["Name"]?.stringValue ?? "" }
+                var theirs: [String] = []
+                try sqliteRows(index) { statement in theirs.append(statement.column(0).textValue ?? "") }
+                guard ours == theirs else {
+                    throw BenchFailure("\(workload): Stockpot and SQLite differ for \(Self.describe(call)): \(ours.prefix(5)) vs \(theirs.prefix(5))")
+                }
+                continue
+            }
             let (ours, oursTotal) = try stockpotIDs(call)
             var theirs: [Int64] = []
             try sqliteRows(index) { statement in
                 switch rows[index] {
                 case .count, .values: theirs.append(statement.column(0).integerValue ?? -1)
+                case .field: break
                 case .documents, .rawDocuments:
                     let document = try statement.withColumnBytes(0) { try JSONReader.parse($0) }
                     theirs.append(document["_soupEntryId"]?.integerValue ?? -1)
@@ -129,7 +155,7 @@ struct QuerySides {
     /// Stockpot's ids for a page (and its total), or its count as the one "id".
     private func stockpotIDs(_ call: QueryCall) throws -> ([Int64], Int?) {
         if call.counts { return ([Int64(try fixture.store.count(call.spec, in: StoreSoups.name))], nil) }
-        if call.json {
+        if call.shape == .json, call.spec.selectPaths == nil {
             let page = try fixture.store.query(json: call.spec, in: StoreSoups.name, page: call.page)
             let rows = try page.rows.map { try JSONReader.parse($0) }
             return (rows.map { $0["_soupEntryId"]?.integerValue ?? -1 }, page.totalEntries)

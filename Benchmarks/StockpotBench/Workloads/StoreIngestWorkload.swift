@@ -45,7 +45,7 @@ struct StoreIngestWorkload: Workload {
         // next run, of either side, writes into memory just freed: on this VM, guest memory
         // the host has not backed costs about 20 us a page at first touch (0.2 GB/s against
         // 2 GB/s in a C test), and a page cache growing by ~210 MB a pair of runs made both
-        // sides' later runs 20-40% slower (docs/benchmarks.md, "Session 17").
+        // sides' later runs 20-40% slower.
         var finished: [ScratchDirectory] = []
         defer { for directory in finished { directory.remove() } }
         let (stockpot, sqlite, turns) = try Stopwatch.mediansInTurns(runs: context.options.runs) {
@@ -83,6 +83,11 @@ struct StoreIngestWorkload: Workload {
             note: StorageTarget.note(String(format: ">= %.0fx", targetRatio), met: ratio >= targetRatio)
                 + String(format: "; CPU %.2f s vs %.2f s (%.2fx); wall %.2f s vs %.2f s", stockpotCPU, baselineCPU, baselineCPU / stockpotCPU, stockpot, sqlite)
                 + "; \(turns) runs a side, in turns"
-                + String(format: "; durable, 1,000/commit; on disk %.0f MB vs SQLite %.0f MB", Double(storeBytes) / 1e6, Double(sqliteBytes) / 1e6))
+                + String(format: "; durable, 1,000/commit; on disk %.0f MB vs SQLite %.0f MB", Double(storeBytes) / 1e6, Double(sqliteBytes) / 1e6),
+            target: targetRatio, cpuRatio: baselineCPU / stockpotCPU,
+            extras: [
+                ("stockpotCPUSeconds", stockpotCPU), ("baselineCPUSeconds", baselineCPU),
+                ("stockpotDiskBytes", Double(storeBytes)), ("baselineDiskBytes", Double(sqliteBytes)),
+            ])
     }
 }

@@ -42,9 +42,11 @@ enum StoreLoad {
     }
 
     /// The options a read workload opens its loaded store with: the defaults, with the
-    /// document cache of `--document-cache-bytes` when given.
+    /// document cache of `--document-cache-bytes` when given, and durability `.none`, as the
+    /// baseline's `synchronous=OFF`, for the untimed writes of the "after a write" variants.
     static func readOptions(_ context: BenchContext) -> StoreOptions {
         var options = StoreOptions()
+        options.durability = .none
         if let bytes = context.options.documentCacheBytes { options.documentCacheBytes = bytes }
         return options
     }

@@ -48,10 +48,10 @@ struct ToolsWorkload: Workload {
         var libraryCPU: [Double] = []
         // The two Stockpot sides take runs in turns, with store.ingest's file discipline
         // (StoreIngestWorkload): each run's store leaves the page cache when the run is done
-        // and is removed after the last run. Until session 18 every import run came first,
-        // just after the 103 MB lines file was written, and the library's runs after them,
-        // so the ratio followed the machine's drift (65% in one full run, 91% alone). The
-        // lines file itself was synced when written: no writeback of it runs under either.
+        // and is removed after the last run. Runs in turns keep the machine's drift off the
+        // ratio (all import runs first and the library's after them let it move the ratio
+        // from 91% to 65%). The lines file itself was synced when written: no writeback of it
+        // runs under either.
         var finished: [ScratchDirectory] = []
         defer {
             for directory in finished { directory.remove() }

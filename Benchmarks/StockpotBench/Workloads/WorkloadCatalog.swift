@@ -18,12 +18,12 @@ enum WorkloadCatalog {
             IndexFullTextWorkload(),
             StoreIngestWorkload.threeScalar,
             StoreIngestWorkload.fiveKinds,
-            StoreGetWorkload(),
             StoreOpenWorkload(),
             StoreMemoryWorkload(),
+            StoreMixedWorkload(),
             ExecRequestMemoryWorkload(),
-        ] + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
-            + ToolsWorkload.all.map { $0 as any Workload }
+        ] + StoreDurableUpsertWorkload.all.map { $0 as any Workload } + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
+            + ToolsWorkload.all.map { $0 as any Workload } + PeerWorkload.all.map { $0 as any Workload }
     }
 
     /// The workload named `name`, or `nil`.

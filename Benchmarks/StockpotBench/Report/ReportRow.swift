@@ -1,0 +1,90 @@
+// One row of the benchmark report: a workload, the SQLite setup or key-value peer it runs
+// against, and the extra arguments its processes take. The default list is the report's rows,
+// in page order.
+
+/// A workload as the report runs it.
+struct ReportRow {
+    let workload: String
+    var setup = SQLiteSetup.smartStore
+    /// The key-value engine of a storage peer row.
+    var peer: PeerKind? = nil
+    /// Arguments added to this row's command line (after the report's own).
+    var arguments: [String] = []
+
+    /// The row's name in the results: the workload, with `@tuned` for the tuned connection or
+    /// `@<peer>` for a storage peer.
+    var name: String {
+        if let peer { return workload + "@" + peer.rawValue }
+        return setup == .tuned ? workload + "@tuned" : workload
+    }
+
+    /// The setup or peer as a word for the results file.
+    var variant: String { peer?.rawValue ?? setup.rawValue }
+
+    /// The command-line arguments that select the setup or peer.
+    var variantArguments: [String] {
+        if let peer { return ["--peer", peer.rawValue] }
+        return setup == .tuned ? ["--sqlite", "tuned"] : []
+    }
+
+    /// The row named `text` (`workload`, `workload@tuned` or `workload@<peer>`), or `nil`.
+    static func named(_ text: String) -> ReportRow? {
+        let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
+        guard WorkloadCatalog.workload(named: parts[0]) != nil else { return nil }
+        let arguments = defaults.first { $0.workload == parts[0] }?.arguments ?? []
+        guard parts.count == 2 else { return ReportRow(workload: parts[0], arguments: arguments) }
+        if parts[1] == "tuned" { return ReportRow(workload: parts[0], setup: .tuned, arguments: arguments) }
+        guard let peer = PeerKind(rawValue: parts[1]) else { return nil }
+        return ReportRow(workload: parts[0], peer: peer, arguments: arguments)
+    }
+
+    /// The table a row belongs to on the results page.
+    var family: String { Self.family(of: workload) }
+
+    static func family(of workload: String) -> String {
+        if workload.hasPrefix("store.get") { return "Point gets" }
+        if workload.hasPrefix("store.ingest") { return "Ingest" }
+        if workload.hasPrefix("store.mixed") || workload.hasPrefix("store.upsert") { return "Mixed use and durable writes" }
+        if workload.hasPrefix("query.") { return "Queries" }
+        if workload.hasPrefix("sql.") { return "Smart SQL" }
+        if workload.hasPrefix("storage.") { return "Storage engine" }
+        return "Other"
+    }
+
+    /// Seconds of store.mixed a process in the report (the workload's own default is 60).
+    static let mixedSeconds = 20
+
+    /// The rows `make bench-report` runs: every like-for-like read row and its variants against
+    /// SmartStore's SQLite, the headline reads against SQLite tuned at equal memory, the
+    /// ingests (one timed run a side per process: the processes give the spread), the mixed
+    /// run (shortened) and durable single upserts, and the storage engine against each
+    /// key-value peer.
+    static let defaults: [ReportRow] = {
+        let reads = [
+            "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
+            "query.exact", "query.exact-zipf", "query.exact-tree", "query.exact-field", "query.exact-after-write",
+            "query.exact-cold",
+            "query.range", "query.range-zipf", "query.range-tree", "query.range-field", "query.range-after-write",
+            "query.range-cold",
+            "query.exact-city-page", "query.like-prefix", "query.like-substring", "query.match-ids", "query.match-count",
+            "query.deep-page", "query.page-walk",
+            "sql.count-where", "sql.group-by", "sql.join", "sql.order-limit",
+            "sql.count-where-after-write", "sql.group-by-after-write", "sql.order-limit-after-write",
+        ]
+        let tuned = [
+            "store.get", "store.get-cold", "query.exact", "query.exact-after-write", "query.exact-cold", "query.range",
+            "query.like-prefix", "query.deep-page", "query.page-walk", "sql.order-limit",
+        ]
+        let peers = PeerKind.allCases.flatMap { peer in
+            PeerWorkload.all.map { ReportRow(workload: $0.name, peer: peer) }
+        }
+        return reads.map { ReportRow(workload: $0) } + tuned.map { ReportRow(workload: $0, setup: .tuned) }
+            + ["store.ingest3", "store.ingest5"].map { ReportRow(workload: $0, arguments: ["--runs", "1"]) }
+            + [
+                ReportRow(workload: "store.mixed", arguments: ["--mixed-seconds", "\(mixedSeconds)"]),
+                ReportRow(workload: "store.mixed", setup: .tuned, arguments: ["--mixed-seconds", "\(mixedSeconds)"]),
+                ReportRow(workload: "store.upsert-durable"), ReportRow(workload: "store.upsert-durable-normal"),
+            ]
+            + peers
+    }()
+}
