@@ -46,6 +46,7 @@ struct ReportRow {
         if workload.hasPrefix("store.ingest") { return "Ingest" }
         if workload.hasPrefix("store.mixed") || workload.hasPrefix("store.upsert") { return "Mixed use and durable writes" }
         if workload.hasPrefix("query.") { return "Queries" }
+        if workload.hasPrefix("sql.budget") || workload.hasPrefix("exec.") { return "Budgets" }
         if workload.hasPrefix("sql.") { return "Smart SQL" }
         if workload.hasPrefix("storage.") { return "Storage engine" }
         return "Other"
@@ -86,5 +87,6 @@ struct ReportRow {
                 ReportRow(workload: "store.upsert-durable"), ReportRow(workload: "store.upsert-durable-normal"),
             ]
             + peers
+            + (["exec.request-memory"] + SQLBudgetWorkload.all.map(\.name)).map { ReportRow(workload: $0) }
     }()
 }
