@@ -82,7 +82,7 @@ bench-sql: deps
 # REPORT_DOCS accounts (about 50 minutes here); writes Benchmarks/results/<date>-<commit>.jsonl
 # and regenerates the tables of docs/benchmarks.md from it (REPORT_TABLES: earlier results
 # files to show before it). The binary is copied first, so that a build during the run does
-# not change what runs. REPORT_ARGS adds arguments (row names to run only those).
+# not change what runs (with the `stockpot` binary that exec.request-memory starts beside it). REPORT_ARGS adds arguments (row names to run only those).
 REPORT_DOCS ?= 100000
 REPORT_PROCESSES ?= 5
 REPORT_SECONDS ?= 3
@@ -91,7 +91,9 @@ REPORT_TABLES ?=
 bench-report: deps
 	@bash Tools/deps.sh --bench
 	$(SWIFT) build -c release --product stockpot-bench
+	$(SWIFT) build -c release --product stockpot
 	cp .build/release/stockpot-bench .build/stockpot-bench-report
+	cp .build/release/stockpot .build/stockpot
 	.build/stockpot-bench-report report --processes $(REPORT_PROCESSES) --docs $(REPORT_DOCS) \
 		--timed-seconds $(REPORT_SECONDS) $(REPORT_ARGS) > .build/bench-report.path || true
 	test -s .build/bench-report.path
