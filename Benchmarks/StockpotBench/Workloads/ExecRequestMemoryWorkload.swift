@@ -26,9 +26,14 @@ struct ExecRequestMemoryWorkload: Workload {
         let largest = figures[2]
         let note = figures.map { String(format: "%@ %.0f MB (%.1fx)", $0.label, Double($0.peak) / 1e6, Double($0.peak) / Double($0.request)) }
             .joined(separator: ", ")
-        return BenchResult(
+        var result = BenchResult(
             workload: name, unit: .megabytes, stockpot: Double(largest.peak) / 1e6, baseline: Double(largest.request) / 1e6,
             baselineName: "the 16 MiB request", note: "peak RSS per request: " + note)
+        result.extras = [
+            ("peakMB1MiB", Double(figures[0].peak) / 1e6), ("peakMB4MiB", Double(figures[1].peak) / 1e6),
+            ("peakMB100000EmptyEntries", Double(figures[3].peak) / 1e6),
+        ]
+        return result
     }
 
     /// Documents of about 250 bytes (fixed, no randomness), `totalBytes` of them.
