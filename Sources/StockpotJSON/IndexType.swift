@@ -1,5 +1,5 @@
 // The five index spec types and the value each holds for a document
-// (shared/spec/semantics.md, "Index types and the value an index holds").
+// (docs/semantics.md, "The value an index holds").
 
 /// The type of an index spec: what value an index keeps for each document.
 public enum IndexType: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {

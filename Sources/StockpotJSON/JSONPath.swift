@@ -1,5 +1,5 @@
 // Index paths (`Owner.Name`) and projecting them out of a document, as
-// shared/spec/semantics.md "Paths" defines: arrays are mapped element-wise.
+// docs/semantics.md "Paths" defines: arrays are mapped element-wise.
 
 /// A dot-separated path of object keys, such as `Owner.Name`. There is no escaping: the text
 /// is split on every `.`.

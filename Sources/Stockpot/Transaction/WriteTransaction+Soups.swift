@@ -30,7 +30,7 @@ extension WriteTransaction {
     /// index agrees with every entry when the call returns.
     ///
     /// - Parameter reIndexData: Accepted for SmartStore compatibility; the indexes are rebuilt
-    ///   either way (see semantics.md).
+    ///   either way (see docs/semantics.md, "Writes").
     /// - Throws: `soup_not_found`, `no_index_specs`, `invalid_index_spec`, `unique_violation`
     ///   when existing entries break a new unique index.
     /// - Complexity: O(n log n) for n entries, each read once.

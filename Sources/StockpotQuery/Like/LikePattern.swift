@@ -1,4 +1,4 @@
-// SQLite's LIKE without ICU, as semantics.md states it: `%` any run of characters, `_` one
+// SQLite's LIKE without ICU, as docs/semantics.md states it: `%` any run of characters, `_` one
 // Unicode scalar, ASCII letters matched ignoring case (and no other folding), an optional
 // escape character (Smart SQL's ESCAPE). Works on UTF-8 bytes.
 

@@ -1,4 +1,4 @@
-// A parsed full-text `match` expression (semantics.md, "Full-text search"): phrases combined by
+// A parsed full-text `match` expression (docs/semantics.md, "Full-text search"): phrases combined by
 // AND, OR and NOT, column filters pushed down onto the phrases, as FTS5 builds its tree.
 
 /// A parsed full-text match expression, ready to evaluate against a `FullTextIndex`.

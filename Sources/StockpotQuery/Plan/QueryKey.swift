@@ -1,5 +1,5 @@
-// Query keys converted to the index's type before comparing (semantics.md, "Comparing and
-// ordering values"), the way SQLite's column affinity converts them.
+// Query keys converted to the index's type before comparing (docs/semantics.md, "Query
+// types"), the way SQLite's column affinity converts them.
 
 import StockpotJSON
 

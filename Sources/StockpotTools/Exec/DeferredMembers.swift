@@ -1,6 +1,6 @@
 // Top-level members of a request kept as JSON text (a slice of the request line) rather than
 // read into a value tree: an `upsertSoupEntries` line's entries, so that a write request's
-// memory stays a small multiple of its size (docs/cli.md, "Limits").
+// memory stays a small multiple of its size (docs/protocol.md, "Limits").
 
 import StockpotJSON
 

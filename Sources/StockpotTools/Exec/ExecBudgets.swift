@@ -1,6 +1,6 @@
 // The budgets of one exec request besides the JSON limits: entries per write request, the
 // memory of a Smart SQL statement, and the optional `timeoutMs` of a request
-// (docs/cli.md, "stockpot exec", "Limits").
+// (docs/protocol.md, "Limits").
 
 import Stockpot
 

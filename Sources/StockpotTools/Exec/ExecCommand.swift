@@ -1,5 +1,5 @@
 // `stockpot exec STORE`: the command protocol over standard input and output
-// (shared/spec/protocol.md). Opens the store, answers one line per request, closes at EOF.
+// (docs/protocol.md). Opens the store, answers one line per request, closes at EOF.
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +28,7 @@ public struct ExecCommand: ParsableCommand {
         commandName: "exec",
         abstract: "Serve the Stockpot command protocol: JSON requests on stdin, responses on stdout.",
         discussion: """
-            Opens the store in STORE (creating it when it does not exist) and reads standard input one line at a time. Each non-blank line is a JSON request such as {"id": 1, "op": "soupExists", "soupName": "accounts"}; each gets exactly one compact JSON response line, flushed at once. At end of input the store is closed and the exit status is 0. The status is 1, with a message on standard error, only when the store cannot be opened or closed (for instance when another process holds it). The protocol is documented in spec/protocol.md.
+            Opens the store in STORE (creating it when it does not exist) and reads standard input one line at a time. Each non-blank line is a JSON request such as {"id": 1, "op": "soupExists", "soupName": "accounts"}; each gets exactly one compact JSON response line, flushed at once. At end of input the store is closed and the exit status is 0. The status is 1, with a message on standard error, only when the store cannot be opened or closed (for instance when another process holds it). The protocol is documented in docs/protocol.md of the Stockpot repository; what each query returns in docs/semantics.md.
             """,
         usage: "exec STORE [options]",
         arguments: [.init("STORE", "The store directory; created when it does not exist.")],

@@ -1,4 +1,4 @@
-// Query specs as the exec protocol writes them (shared/spec/protocol.md, "Queries"): every
+// Query specs as the exec protocol writes them (docs/protocol.md, "Queries"): every
 // field of the table, with `invalid_query` for an unknown `queryType` or order and a
 // `pageSize` below 1, and `bad_request` for a field of the wrong JSON type.
 
@@ -19,7 +19,7 @@ extension QuerySpec {
         }
         self.init(queryType: queryType)
         indexPath = try fields.optionalString("indexPath")
-        // An explicit null is kept (an exact query on null matches nothing, semantics.md);
+        // An explicit null is kept (an exact query on null matches nothing, docs/semantics.md);
         // only a missing matchKey is one the query lacks.
         matchKey = fields.object["matchKey"]
         beginKey = fields.value("beginKey")

@@ -1,5 +1,5 @@
 // One request line of the exec protocol, read with StockpotJSON.JSONReader: its id, its
-// operation and its arguments (shared/spec/protocol.md, "Transport").
+// operation and its arguments (docs/protocol.md, "Transport").
 
 import Stockpot
 import StockpotJSON

@@ -1,4 +1,4 @@
-// The syntax tree of a Smart SQL statement (semantics.md, "Smart SQL"), as the parser builds
+// The syntax tree of a Smart SQL statement (docs/semantics.md, "Smart SQL"), as the parser builds
 // it and before any soup or path is checked against a store. Binding and planning happen later.
 
 /// A parsed `SELECT` statement.
