@@ -17,10 +17,6 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The protocol name.
         public var description: String { rawValue }
 
-        /// A request line is not a JSON object, or an argument is missing or mistyped.
-        public static let badRequest = Code(rawValue: "bad_request")
-        /// `op` names no operation.
-        public static let unknownOp = Code(rawValue: "unknown_op")
         /// A soup name is missing, empty, or too long.
         public static let invalidSoupName = Code(rawValue: "invalid_soup_name")
         /// `indexSpecs` is missing or empty.
@@ -47,10 +43,6 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let smartSqlSyntax = Code(rawValue: "smart_sql_syntax")
         /// A Smart SQL statement is not a SELECT.
         public static let readOnlyStatement = Code(rawValue: "read_only_statement")
-        /// `args` given with a query that is not a smart query.
-        public static let whereArgsNotAllowed = Code(rawValue: "where_args_not_allowed")
-        /// A cursor id is unknown or closed.
-        public static let cursorNotFound = Code(rawValue: "cursor_not_found")
         /// A document, name, path or request is over a documented limit.
         public static let limitExceeded = Code(rawValue: "limit_exceeded")
         /// Another process holds the store.
