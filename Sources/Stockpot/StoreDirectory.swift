@@ -32,13 +32,13 @@ public struct StoreDirectory: Sendable, Hashable {
         } catch {
             throw StockpotError(.ioError, "The store root \(root) cannot be listed: \(error.localizedDescription)")
         }
-        return names.filter { Self.isValidName($0) && FileManager.default.fileExists(atPath: path(of: $0) + "/MANIFEST") }
+        return names.filter { Self.isValidName($0) && RealFileSystem().fileExists(path(of: $0) + "/" + FileNames.manifest) }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Whether a store of that name exists.
     public func storeExists(_ name: String) -> Bool {
-        Self.isValidName(name) && FileManager.default.fileExists(atPath: path(of: name) + "/MANIFEST")
+        Self.isValidName(name) && RealFileSystem().fileExists(path(of: name) + "/" + FileNames.manifest)
     }
 
     /// Opens the named store, creating it (and the root) when it does not exist.

@@ -4,6 +4,7 @@
 
 import Foundation
 import Stockpot
+import StockpotStorage
 
 /// Preparing and measuring the demo store's directory.
 enum DemoStoreDirectory {
@@ -26,7 +27,7 @@ enum DemoStoreDirectory {
                 throw Refusal(description: "\(path) is a file, not a store directory; choose another directory (or give --force to replace it)")
             }
             let names = try files.contentsOfDirectory(atPath: path)
-            guard names.isEmpty || names.contains("MANIFEST") else {
+            guard names.isEmpty || names.contains(FileNames.manifest) else {
                 throw Refusal(description: "\(path) is not empty and holds no Stockpot store (no MANIFEST); not replacing it (give --force to)")
             }
             if !names.isEmpty, let other = otherThanDemo(path) {

@@ -7,12 +7,13 @@ import Glibc
 import Darwin
 #endif
 import Stockpot
+import StockpotStorage
 
 /// How the data commands open stores.
 enum StoreAccess {
     /// Whether `directory` holds a store (it has a MANIFEST).
     static func isStore(_ directory: String) -> Bool {
-        access(directory + "/MANIFEST", F_OK) == 0
+        access(directory + "/" + FileNames.manifest, F_OK) == 0
     }
 
     /// Whether `path` exists at all.
