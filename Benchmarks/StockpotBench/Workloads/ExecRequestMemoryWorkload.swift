@@ -61,7 +61,7 @@ struct ExecRequestMemoryWorkload: Workload {
         request.append(contentsOf: Array("]}\n".utf8))
         let register = Array(#"{"id":0,"op":"registerSoup","soupName":"accounts","indexSpecs":[{"path":"Id","type":"string"},{"path":"Employees","type":"integer"}]}"#.utf8) + [0x0A]
         let input = directory.file("request-\(entries.count).jsonl")
-        FileManager.default.createFile(atPath: input, contents: Data(register + request))
+        _ = FileManager.default.createFile(atPath: input, contents: Data(register + request))
         let store = directory.file("store-\(entries.count)")
         let peak = try runMeasured(binary, ["exec", store, "--durability", "none"], input: input, output: directory.file("response-\(entries.count)"))
         return (label, request.count, peak)

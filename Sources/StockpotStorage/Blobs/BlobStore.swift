@@ -16,17 +16,10 @@ struct BlobStore {
     /// rename, directory fsync) and returns the reference a record stores.
     func write(_ value: [UInt8], number: UInt64) throws(StorageError) -> BlobReference {
         let final = path(number)
-        let temporary = FileNames.temporary(final)
         let reference = BlobReference(
             fileNumber: number, length: UInt64(value.count), checksum: Checksum.xxh3(value))
         let header = value.withUnsafeBytes { BlobFormat.header(fileNumber: number, value: $0) }
-        let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
-        defer { handle.close() }
-        try handle.write(header, at: 0)
-        try handle.write(value, at: header.count)
-        try handle.sync()
-        try fileSystem.rename(temporary, to: final)
-        try fileSystem.syncDirectory(directory)
+        try DurableReplacement.writeFile(header, value, to: final, directory: directory, fileSystem: fileSystem)
         return reference
     }
 

@@ -133,6 +133,12 @@ package final class FaultInjectingFileSystem: FileSystem {
         try base.removeFile(path)
     }
 
+    /// Counts the call as a removal, then removes through the wrapped file system.
+    package func removeDirectory(_ path: String) throws(StorageError) {
+        try check(.removeFile, "remove the directory", path: path)
+        try base.removeDirectory(path)
+    }
+
     /// Counts the call, then lists through the wrapped file system.
     package func listDirectory(_ path: String) throws(StorageError) -> [String] {
         try check(.listDirectory, "list", path: path)

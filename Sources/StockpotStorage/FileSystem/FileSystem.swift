@@ -24,6 +24,8 @@ package protocol FileSystem: Sendable {
     func rename(_ source: String, to destination: String) throws(StorageError)
     /// Removes the file `path`; `notFound` when there is none.
     func removeFile(_ path: String) throws(StorageError)
+    /// Removes the empty directory `path`; an error when it is missing or not empty.
+    func removeDirectory(_ path: String) throws(StorageError)
     /// The names (not paths) of the entries of directory `path`, in no particular order.
     func listDirectory(_ path: String) throws(StorageError) -> [String]
     /// Creates directory `path` and any missing parents; succeeds when it exists.

@@ -43,6 +43,11 @@ package final class MemoryFileSystem: FileSystem {
         try tree.withLock { tree throws(StorageError) in try tree.removeFile(path) }
     }
 
+    /// Removes the empty directory `path`'s entry.
+    package func removeDirectory(_ path: String) throws(StorageError) {
+        try tree.withLock { tree throws(StorageError) in try tree.removeDirectory(path) }
+    }
+
     /// The current entry names of directory `path`.
     package func listDirectory(_ path: String) throws(StorageError) -> [String] {
         try tree.withLock { tree throws(StorageError) in try tree.listDirectory(path) }

@@ -49,6 +49,18 @@ extension MemoryTree {
         collectIfUnreferenced(node)
     }
 
+    /// Removes the entry of the empty directory `path` from its parent. The directory's node
+    /// stays (a durable entry may still name it until the parent is synced).
+    mutating func removeDirectory(_ path: String) throws(StorageError) {
+        let (parent, name) = try locate(path, operation: "remove the directory")
+        guard let name, let node = directories[parent]!.entries[name] else {
+            throw .systemCall("remove the directory", path: path, errno: ENOENT)
+        }
+        guard let directory = directories[node] else { throw .systemCall("remove the directory", path: path, errno: ENOTDIR) }
+        guard directory.entries.isEmpty else { throw .systemCall("remove the directory", path: path, errno: ENOTEMPTY) }
+        directories[parent]!.entries[name] = nil
+    }
+
     func listDirectory(_ path: String) throws(StorageError) -> [String] {
         let id = try directoryID(Self.components(path)[...], path: path, operation: "list")
         return Array(directories[id]!.entries.keys)

@@ -41,6 +41,11 @@ package struct RealFileSystem: FileSystem {
         if unlink(path) != 0 { throw .systemCall("remove", path: path, errno: Glibc.errno) }
     }
 
+    /// `rmdir(2)`.
+    package func removeDirectory(_ path: String) throws(StorageError) {
+        if rmdir(path) != 0 { throw .systemCall("remove the directory", path: path, errno: Glibc.errno) }
+    }
+
     /// Lists directory `path` with `opendir(3)`/`readdir(3)`, without "." and "..".
     package func listDirectory(_ path: String) throws(StorageError) -> [String] {
         guard let dir = opendir(path) else {

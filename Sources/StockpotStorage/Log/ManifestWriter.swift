@@ -6,13 +6,7 @@ struct ManifestWriter {
     let fileSystem: any FileSystem
 
     func write(_ manifest: Manifest) throws(StorageError) {
-        let final = directory + "/" + FileNames.manifest
-        let temporary = FileNames.temporary(final)
-        let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
-        defer { handle.close() }
-        try handle.write(manifest.encoded(), at: 0)
-        try handle.sync()
-        try fileSystem.rename(temporary, to: final)
-        try fileSystem.syncDirectory(directory)
+        try DurableReplacement.writeFile(
+            manifest.encoded(), to: directory + "/" + FileNames.manifest, directory: directory, fileSystem: fileSystem)
     }
 }

@@ -138,11 +138,8 @@ extension StorageEngine {
             segmentNumber: segment, segmentLength: UInt64(length), firstRecordOffset: firstRecordOffset,
             identity: identity)
         let file = try HintFormat.checkedFile(subject, entries: all)
-        let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
-        defer { handle.close() }
-        try handle.write(file, at: 0)
-        try handle.sync()
-        try fileSystem.rename(temporary, to: final)
+        // Nothing refers to a hint: a lost rename only costs a scan, so no directory fsync.
+        try DurableReplacement.writeFile(file, to: final, directory: directory, syncDirectory: false, fileSystem: fileSystem)
     }
 
     /// Makes `content` the dictionary of `space` (docs/durability.md, "New dictionary").
@@ -151,14 +148,10 @@ extension StorageEngine {
         guard id != 0 else { return }  // all 65,535 ids used: the space stays uncompressed
         let number = state.allocateFileNumber()
         let final = path(FileNames.name(.dictionary, number))
-        let temporary = FileNames.temporary(final)
         do throws(StorageError) {
-            let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
-            defer { handle.close() }
-            try handle.write(DictionaryFormat.encode(id: id, keySpace: space, content: content), at: 0)
-            try handle.sync()
-            try fileSystem.rename(temporary, to: final)
-            try fileSystem.syncDirectory(directory)
+            try DurableReplacement.writeFile(
+                DictionaryFormat.encode(id: id, keySpace: space, content: content), to: final, directory: directory,
+                fileSystem: fileSystem)
         } catch {
             throw poison(&state, error, doing: "Writing dictionary \(final)")
         }

@@ -407,17 +407,12 @@ struct StoreOpener {
     private mutating func rewriteHints(_ entries: EncodedHints, _ subject: HintSubject) {
         guard subject.identity != nil, !options.readOnly else { return }
         let final = path(FileNames.name(.hint, subject.segmentNumber))
-        let temporary = FileNames.temporary(final)
         do throws(StorageError) {
             let bytes = try HintFormat.checkedFile(subject, entries: entries)
-            let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
-            defer { handle.close() }
-            try handle.write(bytes, at: 0)
-            try handle.sync()
-            try fileSystem.rename(temporary, to: final)
+            try DurableReplacement.writeFile(bytes, to: final, directory: directory, syncDirectory: false, fileSystem: fileSystem)
             report.rewrittenHints.append(final)
         } catch {
-            try? fileSystem.removeFile(temporary)
+            // The next open scans the segment again.
         }
     }
 

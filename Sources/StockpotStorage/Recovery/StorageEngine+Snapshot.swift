@@ -84,23 +84,13 @@ extension StorageEngine {
             releaseBlobsAwaitingSync(&writerState)
             let number = writerState.allocateFileNumber()
             let final = path(FileNames.name(.snapshot, number))
-            let temporary = FileNames.temporary(final)
             let file = SnapshotFile(
                 coveredSequence: sequence,
                 createdMilliseconds: UInt64(Date().timeIntervalSince1970 * 1000), upperState: state)
             let encoded = file.encoded(compressed: state.count >= 4096)
-            do throws(StorageError) {
-                let handle = try fileSystem.openFile(temporary, mode: .createOrTruncate)
-                defer { handle.close() }
-                try handle.write(encoded, at: 0)
-                try handle.sync()
-                try fileSystem.rename(temporary, to: final)
-                try fileSystem.syncDirectory(directory)
-            } catch {
-                // Nothing refers to the new file yet: the store is as it was.
-                try? fileSystem.removeFile(temporary)
-                throw error
-            }
+            // Nothing refers to the new file until the manifest below: a failure leaves the
+            // store as it was.
+            try DurableReplacement.writeFile(encoded, to: final, directory: directory, fileSystem: fileSystem)
             let previous = writerState.manifest.snapshot
             var manifest = writerState.manifest
             manifest.snapshot = number

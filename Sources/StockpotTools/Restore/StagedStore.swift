@@ -4,6 +4,7 @@
 
 import Foundation
 import Stockpot
+import StockpotStorage
 
 /// A store being built beside its final place. Not thread-safe.
 final class StagedStore {
@@ -73,28 +74,14 @@ final class StagedStore {
     /// first, then removed once the new store is in place.
     func install(replacing existing: Store?, targetExists: Bool) throws(ToolFailure) {
         try StoreAccess.close(store)
-        let aside = target + ".replaced-\(getpid()).tmp"
         if let existing { try StoreAccess.close(existing) }
-        if targetExists {
-            guard rename(target, aside) == 0 else {
-                throw ToolFailure("cannot move \(target) aside: \(SystemError.describe(errno))", status: .ioError)
-            }
+        let parent = (target as NSString).deletingLastPathComponent
+        do throws(StorageError) {
+            try DurableReplacement.installDirectory(
+                stagingPath, at: target, aside: target + ".replaced-\(getpid()).tmp",
+                parent: parent.isEmpty ? "." : parent, fileSystem: RealFileSystem())
+        } catch {
+            throw ToolFailure("cannot put the restored store at \(target): \(error.message)", status: .ioError)
         }
-        guard rename(stagingPath, target) == 0 else {
-            let failure = ToolFailure("cannot rename \(stagingPath) to \(target): \(SystemError.describe(errno))", status: .ioError)
-            if targetExists { _ = rename(aside, target) }
-            throw failure
-        }
-        Self.syncDirectory(containing: target)
-        if targetExists { try? FileManager.default.removeItem(atPath: aside) }
-    }
-
-    /// fsyncs the directory that holds `path`, making the renames durable.
-    private static func syncDirectory(containing path: String) {
-        let parent = (path as NSString).deletingLastPathComponent
-        let descriptor = open(parent.isEmpty ? "." : parent, O_RDONLY | O_DIRECTORY)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
     }
 }

@@ -66,6 +66,7 @@ final class SlowSyncFileSystem: FileSystem {
     func syncDirectory(_ path: String) throws(StorageError) { try base.syncDirectory(path) }
     func fileExists(_ path: String) -> Bool { base.fileExists(path) }
     func lockDirectory(_ path: String) throws(StorageError) -> any FileLock { try base.lockDirectory(path) }
+    func removeDirectory(_ path: String) throws(StorageError) { try base.removeDirectory(path) }
 }
 
 final class SlowSyncFileHandle: FileHandle {
