@@ -12,11 +12,11 @@ import Testing
         let mounted = scratch.file("small")
         try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
         // A 3 MiB tmpfs needs root (CI and the development machines run as root).
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mounted]) == 0 else {
+        guard runSystemCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mounted]) == 0 else {
             Issue.record("cannot mount a tmpfs (not root?): the full-disk case was not run")
             return
         }
-        defer { _ = run("/bin/umount", [mounted]) }
+        defer { _ = runSystemCommand("/bin/umount", [mounted]) }
         let store = mounted + "/store"
         let exec = try ExecProcess(directory: store)
         try exec.result(["op": "registerSoup", "soupName": "s", "indexSpecs": [["path": "k", "type": "string"]]])
@@ -48,21 +48,11 @@ import Testing
         #expect(status == 0 || status == 1, "exec ended with \(status): \(errors)")
         // Read the store back from a copy on a disk with room (the open may cut a torn tail).
         let copy = scratch.file("copy")
-        #expect(run("/bin/cp", ["-a", store, copy]) == 0)
+        #expect(runSystemCommand("/bin/cp", ["-a", store, copy]) == 0)
         let query = try ToolRun.stockpot(["query", copy, "select {s:k} from {s}", "--format", "csv"])
         #expect(query.status == 0, "\(query.errors)")
         let found = Set(query.outputText.split(whereSeparator: \.isNewline).map(String.init))
         let lost = acknowledged.filter { !found.contains($0) }
         #expect(lost.count == 0, "\(lost.count) acknowledged entries lost, first \(lost.prefix(3))")
-    }
-
-    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

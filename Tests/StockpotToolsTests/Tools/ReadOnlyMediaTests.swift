@@ -55,27 +55,17 @@ import Testing
         let mounted = scratch.file("mounted")
         try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
         // A read-only bind mount needs root (CI and the development machines run as root).
-        guard run("/bin/mount", ["--bind", store, mounted]) == 0 else {
+        guard runSystemCommand("/bin/mount", ["--bind", store, mounted]) == 0 else {
             Issue.record("cannot bind-mount (not root?): the read-only media case was not run")
             return
         }
-        defer { _ = run("/bin/umount", [mounted]) }
-        #expect(run("/bin/mount", ["-o", "remount,bind,ro", mounted]) == 0)
+        defer { _ = runSystemCommand("/bin/umount", [mounted]) }
+        #expect(runSystemCommand("/bin/mount", ["-o", "remount,bind,ro", mounted]) == 0)
         #expect(!FileManager.default.createFile(atPath: mounted + "/probe", contents: nil), "the mount is read-only")
         for (name, toolRun) in try readingRuns(mounted) {
             #expect(toolRun.status == 0, "\(name) on read-only media: \(toolRun.errors)")
         }
         let write = try ToolRun.stockpot(["import", mounted, "--soup", "items", input])
         #expect(write.status != 0, "a write on read-only media fails")
-    }
-
-    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }
