@@ -2,29 +2,29 @@
 // batch, and the torn-tail rule of docs/format/segment.md ("Reading, corruption and recovery").
 
 /// A record found by a scan.
-struct ScannedRecord: Sendable {
-    var header: RecordHeader
-    var offset: Int
-    var key: [UInt8]
+package struct ScannedRecord: Sendable {
+    package var header: RecordHeader
+    package var offset: Int
+    package var key: [UInt8]
 }
 
 /// What a scan of one segment found.
-struct SegmentScan: Sendable {
+package struct SegmentScan: Sendable {
     /// Records of complete batches, in file order.
-    var records: [ScannedRecord]
+    package var records: [ScannedRecord]
     /// The end of the last complete batch: where the next record goes.
-    var validEnd: Int
+    package var validEnd: Int
     /// Where the unusable tail started and how many bytes it had, when the file had one.
-    var tornTail: (offset: Int, bytes: Int)?
+    package var tornTail: (offset: Int, bytes: Int)?
 }
 
-enum SegmentScanner {
+package enum SegmentScanner {
     /// Scans the bytes of segment `file`. A sealed segment (`sealedLength` given) must hold
     /// exactly complete batches up to that length; an active one may end in a torn tail.
     ///
     /// - Throws: `corruption` naming the file and offset of the first bad byte that cannot be
     ///   a torn tail.
-    static func scan(
+    package static func scan(
         _ bytes: UnsafeRawBufferPointer, file: String, fileNumber: UInt64, sealedLength: Int?
     ) throws(StorageError) -> SegmentScan {
         guard bytes.count >= SegmentFormat.headerSize else {
