@@ -80,7 +80,8 @@ package enum SeedCorpus {
         "\"caf\u{e9}\"", "123", "-0", "{\"a\":1,}", "{\"a\":1,\"a\":2}", "[\"\\ud800\"]", "\u{feff}{}",
     ]
 
-    static let execTexts = ScratchStore.fixture + [
+    /// Valid exec requests (some lines of several), the fixture's first.
+    package static let execTexts = ScratchStore.fixture + [
         #"{"id":"q","op":"querySoup","soupName":"people","querySpec":{"queryType":"range","indexPath":"age","beginKey":0,"endKey":50,"order":"descending","pageSize":2}}"#,
         #"{"id":7,"op":"querySoup","soupName":"people","querySpec":{"queryType":"match","indexPath":"bio","matchKey":"tea OR coffee"}}"#,
         #"{"id":8,"op":"querySoup","soupName":"people","querySpec":{"queryType":"like","indexPath":"name","likeKey":"a%"}}"#,
