@@ -5,7 +5,8 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash query-soak sql-soak bench bench-queries bench-queries-1m bench-sql bench-report clean
+.PHONY: all deps build demo test crash query-soak sql-soak bench bench-queries bench-queries-1m bench-sql bench-report clean \
+	fuzz fuzz-build sanitize sanitize-thread sanitize-address
 
 all: build
 
@@ -98,6 +99,60 @@ bench-report: deps
 		--timed-seconds $(REPORT_SECONDS) $(REPORT_ARGS) > .build/bench-report.path || true
 	test -s .build/bench-report.path
 	.build/stockpot-bench-report tables $(REPORT_TABLES) "$$(tail -1 .build/bench-report.path)" --page docs/benchmarks.md
+
+# Fuzzing with libFuzzer (docs/testing.md): builds the stockpot-fuzz driver in release with
+# libFuzzer's coverage and FUZZ_SANITIZER into $(FUZZ_BUILD), then runs each of FUZZ_TARGETS
+# for FUZZ_SECONDS, starting from the committed seeds (Tests/FuzzCorpus/TARGET), keeping what
+# it finds in $(FUZZ_BUILD)/corpus/TARGET; a crash or failed property stops the run and leaves
+# its input in $(FUZZ_BUILD)/artifacts/TARGET/. One target: `make fuzz FUZZ_TARGETS=json`.
+FUZZ_TARGETS ?= json exec-request segment hint manifest dictionary snapshot-file store-snapshot \
+	ordered-index-snapshot full-text-snapshot smart-sql match-expression like-pattern dump-reader
+FUZZ_SECONDS ?= 60
+FUZZ_SANITIZER ?= address
+FUZZ_BUILD ?= .build/fuzz
+FUZZ_ARGS ?=
+# libFuzzer without its main (the driver's main calls LLVMFuzzerRunDriver): SwiftPM links an
+# executable's own main, which clashes with the one -sanitize=fuzzer would link. The modules
+# get the coverage instrumentation -sanitize=fuzzer would give them. Leak detection is off:
+# Swift keeps enum case tags in a pointer's spare bits, so LeakSanitizer takes objects that
+# such a pointer holds (a cached parsed statement's nodes) for unreachable.
+FUZZ_RUNTIME ?= $(firstword $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-$(shell uname -m).a))
+fuzz-build: deps
+	@test -n "$(FUZZ_RUNTIME)" || { echo "Error: libclang_rt.fuzzer_no_main not found in the Swift toolchain (set FUZZ_RUNTIME)"; exit 1; }
+	$(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) --product stockpot-fuzz \
+		-Xswiftc -sanitize=$(FUZZ_SANITIZER) -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+		-Xswiftc -DSTOCKPOT_LIBFUZZER \
+		-Xlinker --whole-archive -Xlinker $(FUZZ_RUNTIME) -Xlinker --no-whole-archive -Xlinker -lstdc++
+
+fuzz: fuzz-build
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$target $(FUZZ_BUILD)/artifacts/$$target $(FUZZ_BUILD)/logs; \
+		echo "== fuzz $$target for $(FUZZ_SECONDS) s (log: $(FUZZ_BUILD)/logs/$$target.log)"; \
+		ASAN_OPTIONS=detect_leaks=0 $(FUZZ_BUILD)/release/stockpot-fuzz $$target -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -detect_leaks=0 \
+			-artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target/ $(FUZZ_ARGS) \
+			$(FUZZ_BUILD)/corpus/$$target Tests/FuzzCorpus/$$target > $(FUZZ_BUILD)/logs/$$target.log 2>&1; \
+		status=$$?; \
+		grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|SUMMARY|FuzzFailure|Fatal error|artifact_prefix)' \
+			$(FUZZ_BUILD)/logs/$$target.log; \
+		test $$status -eq 0 || exit 1; \
+	done
+
+# The suite under ThreadSanitizer and AddressSanitizer (docs/testing.md), each in its own
+# build folder. SANITIZE_FILTER narrows the tests run (a `swift test --filter` pattern);
+# by default the whole suite runs. Suppressions: Tests/Sanitizers/.
+SANITIZE_FILTER ?=
+SANITIZE_TEST_ARGS = $(if $(SANITIZE_FILTER),--filter '$(SANITIZE_FILTER)',)
+sanitize: sanitize-thread sanitize-address
+
+sanitize-thread: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp" \
+		$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan $(SANITIZE_TEST_ARGS)
+
+sanitize-address: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
+	ASAN_OPTIONS="halt_on_error=1 detect_leaks=0" \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan $(SANITIZE_TEST_ARGS)
 
 clean:
 	$(SWIFT) package clean

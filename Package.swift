@@ -99,6 +99,18 @@ let package = Package(
         .testTarget(
             name: "StockpotToolsTests", dependencies: ["StockpotTools", "StockpotCLI", "StockpotTestSupport"],
             path: "Tests/StockpotToolsTests"),
+        // Fuzzing (docs/testing.md): the targets' bodies as a library, the libFuzzer driver
+        // (`make fuzz` builds it with -sanitize=fuzzer), and the replay of the seed corpora.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
+        .target(
+            name: "StockpotFuzzTargets",
+            dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "StockpotQuery", "Stockpot", "StockpotTools"],
+            path: "Tests/FuzzTargets"),
+        .executableTarget(
+            name: "stockpot-fuzz", dependencies: ["StockpotFuzzTargets", "CLibFuzzer"], path: "Tests/FuzzDriver"),
+        .testTarget(
+            name: "StockpotFuzzTests", dependencies: ["StockpotFuzzTargets", "StockpotTools", "Stockpot", "StockpotJSON"],
+            path: "Tests/StockpotFuzzTests"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
             path: "Tests/CLibrariesTests"),

@@ -6,7 +6,7 @@ import StockpotIndex
 import Synchronization
 
 /// Encoding and decoding of a store state's snapshot bytes.
-enum StoreSnapshot {
+package enum StoreSnapshot {
     static let magic: [UInt8] = Array("SPSS".utf8)
     static let version: UInt8 = 1
 
@@ -33,7 +33,7 @@ enum StoreSnapshot {
     /// The framing is read first; the indexes are then restored on all cores at once.
     ///
     /// - Throws: `corruption` naming what does not decode.
-    static func decode(_ bytes: [UInt8]) throws(StockpotError) -> (nextSoupID: UInt32, soups: [SoupState]) {
+    package static func decode(_ bytes: [UInt8]) throws(StockpotError) -> (nextSoupID: UInt32, soups: [SoupState]) {
         var reader = SnapshotReader(bytes: bytes)
         guard try reader.bytes(4) == magic[...] else { throw reader.failure("the magic number is wrong") }
         guard try reader.byte() == version else { throw reader.failure("the format version is not 1") }

@@ -7,7 +7,7 @@ import StockpotJSON
 import StockpotStorage
 
 /// A soup's in-memory state. A value with copy-on-write indexes: copying it is O(1).
-struct SoupState: Sendable {
+package struct SoupState: Sendable {
     var record: SoupRecord
     /// Reads every spec's value from a document's bytes, in spec order.
     let extractor: JSONFieldExtractor

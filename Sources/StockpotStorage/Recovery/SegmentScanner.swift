@@ -2,25 +2,25 @@
 // batch, and the torn-tail rule of docs/format/segment.md ("Reading, corruption and recovery").
 
 /// A record found by a scan.
-struct ScannedRecord: Sendable {
-    var header: RecordHeader
-    var offset: Int
-    var key: [UInt8]
+package struct ScannedRecord: Sendable {
+    package var header: RecordHeader
+    package var offset: Int
+    package var key: [UInt8]
 }
 
 /// What a scan of one segment found.
-struct SegmentScan: Sendable {
+package struct SegmentScan: Sendable {
     /// Records of complete batches, in file order.
-    var records: [ScannedRecord]
+    package var records: [ScannedRecord]
     /// The header's size: where the first record starts.
-    var headerSize: Int
+    package var headerSize: Int
     /// The end of the last complete batch: where the next record goes.
-    var validEnd: Int
+    package var validEnd: Int
     /// Where the unusable tail started and how many bytes it had, when the file had one.
-    var tornTail: (offset: Int, bytes: Int)?
+    package var tornTail: (offset: Int, bytes: Int)?
 }
 
-enum SegmentScanner {
+package enum SegmentScanner {
     /// Scans the bytes of segment `file`, whose header must name `fileNumber` and the store
     /// `identity` (or be a version-1 header, when `allowsLegacy`). A sealed segment
     /// (`sealedLength` given) must hold exactly complete batches up to that length; an active
@@ -28,7 +28,7 @@ enum SegmentScanner {
     ///
     /// - Throws: `corruption` naming the file and offset of the first bad byte that cannot be
     ///   a torn tail, or of the header's bad field.
-    static func scan(
+    package static func scan(
         _ bytes: UnsafeRawBufferPointer, file: String, fileNumber: UInt64, identity: StoreIdentity?,
         allowsLegacy: Bool, sealedLength: Int?
     ) throws(StorageError) -> SegmentScan {

@@ -5,7 +5,7 @@
 import Stockpot
 
 /// What one exec request may spend. A value type; safe to share.
-struct ExecBudgets: Sendable, Hashable {
+package struct ExecBudgets: Sendable, Hashable {
     /// Most entries in one `upsertSoupEntries` request (`limit_exceeded` past it): with the
     /// per-entry cost of a write, what bounds a write request's memory.
     var maxRequestEntries = 100_000

@@ -9,7 +9,7 @@ import StockpotJSON
 ///
 /// A failed request changes nothing the session keeps (no cursor is opened) and nothing in
 /// the store (the store's own guarantee). Not thread-safe: one session per request stream.
-struct ExecSession {
+package struct ExecSession {
     /// The open store.
     let store: Store
     /// The limits requests are read with (depth, line length).
@@ -22,7 +22,7 @@ struct ExecSession {
     var deadline: ContinuousClock.Instant?
 
     /// Creates a session over an open store.
-    init(store: Store, jsonLimits: JSONLimits, budgets: ExecBudgets = ExecBudgets()) {
+    package init(store: Store, jsonLimits: JSONLimits, budgets: ExecBudgets = ExecBudgets()) {
         self.store = store
         self.jsonLimits = jsonLimits
         self.budgets = budgets
@@ -41,7 +41,7 @@ struct ExecSession {
     }
 
     /// The response line for one request line.
-    mutating func respond(to line: [UInt8]) -> [UInt8] {
+    package mutating func respond(to line: [UInt8]) -> [UInt8] {
         let request: Request
         do {
             request = try Request(line: line, limits: jsonLimits)
@@ -56,7 +56,7 @@ struct ExecSession {
     }
 
     /// The response line for a request line longer than the limit, which was not kept.
-    func respondToOverlongLine(byteCount: Int) -> [UInt8] {
+    package func respondToOverlongLine(byteCount: Int) -> [UInt8] {
         Response.failure(
             id: .null,
             error: StockpotError(
@@ -65,7 +65,7 @@ struct ExecSession {
     }
 
     /// Whether a line holds only white space (and is skipped without a response).
-    static func isBlank(_ line: [UInt8]) -> Bool {
+    package static func isBlank(_ line: [UInt8]) -> Bool {
         line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 
