@@ -77,20 +77,20 @@ struct StoreOpener {
     var report = OpenReport()
     /// Given the snapshot's upper state on another thread while the open goes on.
     var restore: (@Sendable ([UInt8]) -> Void)?
-    private var keys = KeyDirectory()
+    var keys = KeyDirectory()
     /// Keys whose newest record is a delete, with that record's sequence.
-    private var deletes: [[UInt8]: UInt64] = [:]
-    private var usage: [UInt64: SegmentUsage] = [:]
-    private var highestSequence: UInt64 = 0
+    var deletes: [[UInt8]: UInt64] = [:]
+    var usage: [UInt64: SegmentUsage] = [:]
+    var highestSequence: UInt64 = 0
     /// The store's identity (chosen now for a version-1 store) and the bound below which
     /// segments and hints may be version-1 files.
-    private var identity: StoreIdentity?
-    private var legacyBelow: UInt64 = 1
+    var identity: StoreIdentity?
+    var legacyBelow: UInt64 = 1
     /// Puts whose keys ascend strictly, in the order read, held for one bulk build of the key
     /// directory (a store written in key order is read as one such run).
-    private var ascendingRun = AscendingKeys()
+    var ascendingRun = AscendingKeys()
     /// The records read that do not extend the run; applied one by one after the bulk build.
-    private var deferred: [(key: [UInt8], tag: RecordTag, location: KeyLocation)] = []
+    var deferred: [(key: [UInt8], tag: RecordTag, location: KeyLocation)] = []
 
     init(directory: String, options: StorageOptions, fileSystem: any FileSystem) {
         self.directory = directory
@@ -98,7 +98,7 @@ struct StoreOpener {
         self.fileSystem = fileSystem
     }
 
-    private func path(_ name: String) -> String { directory + "/" + name }
+    func path(_ name: String) -> String { directory + "/" + name }
 
     mutating func run() throws(StorageError) -> (WriterState, Recovery) {
         let names = try fileSystem.listDirectory(directory)
@@ -216,58 +216,16 @@ struct StoreOpener {
         return (state, Recovery(snapshot: snapshot, deletedAfterSnapshot: deletedAfterSnapshot))
     }
 
-    // MARK: - A new store
-
-    /// Creates a store in a directory without `MANIFEST`, unless it holds store files other
-    /// than the empty first segment an unfinished create leaves: those are a store whose
-    /// manifest is lost, and nothing is touched (docs/durability.md, "Open and recovery").
-    private mutating func create(in names: [String]) throws(StorageError) -> (WriterState, Recovery) {
-        let storeFiles = names.filter { name in FileNames.parse(name).map { !$0.temporary } ?? false }
-        var unaccounted: [String] = []
-        for name in storeFiles {
-            if name == FileNames.name(.segment, 1), try holdsNoRecord(name) { continue }
-            unaccounted.append(name)
-        }
-        if let first = unaccounted.sorted().first {
-            let more = unaccounted.count > 1 ? " and \(unaccounted.count - 1) more store files" : ""
-            throw .corruption(
-                "MANIFEST is missing but the directory holds \(first)\(more); nothing was changed. "
-                    + "Run `stockpot salvage` to recover the entries into a new store.",
-                file: path(FileNames.manifest))
-        }
-        for name in names where FileNames.parse(name) != nil || name == FileNames.temporary(FileNames.manifest) {
-            try remove(name)
-        }
-        report.created = true
-        // The store directory itself must survive a power loss: its entry lives in the parent.
-        try fileSystem.syncDirectory(parentDirectory(of: directory))
-        let identity = StoreIdentity.random()
-        let segmentName = FileNames.name(.segment, 1)
-        let handle = try fileSystem.openFile(path(segmentName), mode: .createOrTruncate)
-        try handle.write(SegmentFormat.header(fileNumber: 1, identity: identity), at: 0)
-        try handle.sync()
-        let manifest = Manifest(identity: identity, generation: 1, nextFileNumber: 2, activeSegment: 1)
-        try ManifestWriter(directory: directory, fileSystem: fileSystem).write(manifest)
-        let active = SegmentFile(number: 1, path: path(segmentName), handle: handle)
-        let state = WriterState(
-            manifest: manifest, nextFileNumber: 2, nextSequence: 1, keys: KeyDirectory(),
-            segments: SegmentSet([1: active]), dictionaries: DictionarySet([:]), active: active,
-            activeEnd: SegmentFormat.headerSize, activeMinSequence: nil, activeHints: EncodedHints(),
-            usage: [1: SegmentUsage(total: SegmentFormat.headerSize, dead: 0)],
-            compression: CompressionState())
-        return (state, Recovery(snapshot: nil, deletedAfterSnapshot: []))
-    }
-
     // MARK: - Files
 
-    private func parentDirectory(of path: String) -> String {
+    func parentDirectory(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
-    private func readWhole(_ name: String) throws(StorageError) -> [UInt8] {
+    func readWhole(_ name: String) throws(StorageError) -> [UInt8] {
         let handle: any FileHandle
         do throws(StorageError) {
             handle = try fileSystem.openFile(path(name), mode: .readOnly)
@@ -280,13 +238,13 @@ struct StoreOpener {
 
     /// Whether segment file `name` holds no record: it is shorter than a header, or nothing
     /// but zeros follows its header (a header written, nothing appended).
-    private func holdsNoRecord(_ name: String) throws(StorageError) -> Bool {
+    func holdsNoRecord(_ name: String) throws(StorageError) -> Bool {
         let bytes = try readWhole(name)
         let headerSize = bytes.withUnsafeBytes { SegmentFormat.announcedHeaderSize($0) } ?? SegmentFormat.headerSize
         return bytes.count <= headerSize || bytes[headerSize...].allSatisfy { $0 == 0 }
     }
 
-    private mutating func remove(_ name: String) throws(StorageError) {
+    mutating func remove(_ name: String) throws(StorageError) {
         try fileSystem.removeFile(path(name))
         report.removedFiles.append(name)
     }
@@ -320,151 +278,11 @@ struct StoreOpener {
         }
     }
 
-    // MARK: - Segments
-
-    private mutating func loadSealed(_ sealed: SealedSegment) throws(StorageError) -> SegmentFile {
-        let name = FileNames.name(.segment, sealed.number)
-        let handle: any FileHandle
-        do throws(StorageError) {
-            handle = try fileSystem.openFile(path(name), mode: .readOnly)
-        } catch where error.code == .notFound {
-            throw .corruption("A sealed segment named by the manifest is missing.", file: path(name))
-        }
-        let size = try handle.size()
-        guard size == Int(sealed.length) else {
-            throw .corruption(
-                "The sealed segment is \(size) bytes; the manifest says \(sealed.length).",
-                file: path(name), offset: min(size, Int(sealed.length)))
-        }
-        let header = try handle.read(count: min(size, SegmentFormat.headerSize), at: 0)
-        let firstRecord = try header.withBytes { (bytes) throws(StorageError) in
-            try SegmentFormat.verifyHeader(
-                bytes, fileNumber: sealed.number, identity: identity, allowsLegacy: sealed.number < legacyBelow,
-                file: path(name))
-        }
-        let file = SegmentFile(number: sealed.number, path: path(name), handle: handle, firstRecordOffset: firstRecord)
-        usage[sealed.number, default: SegmentUsage(total: 0, dead: 0)].total += size
-        file.seal(length: size)
-        let subject = HintSubject(
-            segmentNumber: sealed.number, segmentLength: sealed.length, firstRecordOffset: firstRecord,
-            identity: identity, allowsLegacy: sealed.number < legacyBelow)
-        if loadHints(subject) { return file }
-        let bytes = try handle.read(count: size, at: 0)
-        report.segmentBytesRead += bytes.count
-        let scan = try bytes.withBytes { (raw) throws(StorageError) in
-            try SegmentScanner.scan(
-                raw, file: path(name), fileNumber: sealed.number, identity: identity,
-                allowsLegacy: sealed.number < legacyBelow, sealedLength: Int(sealed.length))
-        }
-        var hints = EncodedHints()
-        for record in scan.records {
-            let header = record.header
-            record.key.withUnsafeBytes { key in
-                collect(key, tag: header.tag, segment: sealed.number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
-            }
-            hints.append(
-                tag: header.tag, flags: header.flags, key: record.key, offset: record.offset,
-                recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
-        }
-        rewriteHints(hints, subject)
-        return file
-    }
-
-    /// Collects the records of `subject`'s segment from its hint file, and returns whether it
-    /// could; on `false` (no hint file, or one that does not verify or is another store's)
-    /// nothing was collected and the caller scans the segment.
-    private mutating func loadHints(_ subject: HintSubject) -> Bool {
-        let name = FileNames.name(.hint, subject.segmentNumber)
-        guard fileSystem.fileExists(path(name)) else { return false }
-        // What was collected before this file, to undo a file that fails its later checks.
-        let runCount = ascendingRun.count
-        let deferredCount = deferred.count
-        let sequenceBefore = highestSequence
-        do throws(StorageError) {
-            let bytes = try readWhole(name)
-            report.segmentBytesRead += bytes.count
-            // At most one entry per 25 bytes (24 fixed, a key of 1 or more); keys fit in the file.
-            ascendingRun.reserveCapacity(
-                keys: runCount + bytes.count / (HintFormat.entryFixedSize + 1), bytes: ascendingRun.byteCount + bytes.count)
-            try bytes.withBytes { (raw) throws(StorageError) in
-                try HintFormat.forEachEntry(raw, subject, file: path(name)) { entry, key in
-                    collect(key, tag: entry.tag, segment: subject.segmentNumber, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
-                }
-            }
-        } catch {
-            ascendingRun.removeLast(after: runCount)
-            deferred.removeSubrange(deferredCount...)
-            highestSequence = sequenceBefore
-            report.hintProblems.append(error)
-            return false
-        }
-        return true
-    }
-
-    /// Writes the hint file of a sealed segment that had to be scanned (its hint was missing
-    /// or unusable), so that the next open reads hints again. A failure only costs another
-    /// scan next time.
-    private mutating func rewriteHints(_ entries: EncodedHints, _ subject: HintSubject) {
-        guard subject.identity != nil, !options.readOnly else { return }
-        let final = path(FileNames.name(.hint, subject.segmentNumber))
-        do throws(StorageError) {
-            let bytes = try HintFormat.checkedFile(subject, entries: entries)
-            try DurableReplacement.writeFile(bytes, to: final, directory: directory, syncDirectory: false, fileSystem: fileSystem)
-            report.rewrittenHints.append(final)
-        } catch {
-            // The next open scans the segment again.
-        }
-    }
-
-    private mutating func loadActive(
-        _ number: UInt64
-    ) throws(StorageError) -> (SegmentFile, Int, EncodedHints, minSequence: UInt64?, maxSequence: UInt64) {
-        let name = FileNames.name(.segment, number)
-        let handle: any FileHandle
-        do throws(StorageError) {
-            handle = try fileSystem.openFile(path(name), mode: options.readOnly ? .readOnly : .readWrite)
-        } catch where error.code == .notFound {
-            throw .corruption("The active segment named by the manifest is missing.", file: path(name))
-        }
-        let bytes = try handle.read(count: try handle.size(), at: 0)
-        report.segmentBytesRead += bytes.count
-        let scan = try bytes.withBytes { (raw) throws(StorageError) in
-            try SegmentScanner.scan(
-                raw, file: path(name), fileNumber: number, identity: identity, allowsLegacy: number < legacyBelow,
-                sealedLength: nil)
-        }
-        let file = SegmentFile(number: number, path: path(name), handle: handle, firstRecordOffset: scan.headerSize)
-        if let torn = scan.tornTail {
-            report.tornTail = (path(name), torn.offset, torn.bytes)
-        }
-        if bytes.count > scan.validEnd, !options.readOnly {
-            try handle.truncate(to: scan.validEnd)
-            try handle.sync()
-        }
-        usage[number, default: SegmentUsage(total: 0, dead: 0)].total += scan.validEnd
-        var hints = EncodedHints()
-        hints.reserveCapacity(scan.records.reduce(0) { $0 + HintFormat.entryFixedSize + $1.key.count })
-        var minSequence: UInt64?
-        var maxSequence: UInt64 = 0
-        for record in scan.records {
-            let header = record.header
-            record.key.withUnsafeBytes { key in
-                collect(key, tag: header.tag, segment: number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
-            }
-            hints.append(
-                tag: header.tag, flags: header.flags, key: record.key, offset: record.offset,
-                recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
-            minSequence = min(minSequence ?? header.sequence, header.sequence)
-            maxSequence = max(maxSequence, header.sequence)
-        }
-        return (file, scan.validEnd, hints, minSequence, maxSequence)
-    }
-
     /// Notes one record read from a segment or hint file. Puts that extend the ascending run
     /// wait for the bulk build; the others are applied after it. Since the newest record of a
     /// key wins by sequence, not by the order records are applied, the result is the same as
     /// applying every record in the order read.
-    private mutating func collect(_ key: UnsafeRawBufferPointer, tag: RecordTag, segment: UInt64, offset: Int, length: Int, sequence: UInt64) {
+    mutating func collect(_ key: UnsafeRawBufferPointer, tag: RecordTag, segment: UInt64, offset: Int, length: Int, sequence: UInt64) {
         highestSequence = max(highestSequence, sequence)
         let location = KeyLocation(
             segment: UInt32(truncatingIfNeeded: segment), offset: UInt32(truncatingIfNeeded: offset),
@@ -476,7 +294,7 @@ struct StoreOpener {
     }
 
     /// Builds the key directory from the ascending run in one pass, then applies the other records.
-    private mutating func buildKeyDirectory() {
+    mutating func buildKeyDirectory() {
         keys = KeyDirectory(ascending: ascendingRun)
         ascendingRun = AscendingKeys()
         let others = deferred
@@ -488,7 +306,7 @@ struct StoreOpener {
 
     /// Applies one record: the newest record of each key (by sequence) wins, whatever order the
     /// segments are read in.
-    private mutating func apply(_ key: [UInt8], tag: RecordTag, location: KeyLocation) {
+    mutating func apply(_ key: [UInt8], tag: RecordTag, location: KeyLocation) {
         let sequence = location.sequence
         let segment = UInt64(location.segment)
         let length = Int(location.length)
@@ -520,59 +338,7 @@ struct StoreOpener {
         }
     }
 
-    private mutating func markDead(_ segment: UInt64, _ length: Int) {
+    mutating func markDead(_ segment: UInt64, _ length: Int) {
         usage[segment, default: SegmentUsage(total: 0, dead: 0)].dead += length
-    }
-
-    // MARK: - Orphans
-
-    /// Removes numbered files the manifest does not name and no live record refers to.
-    private mutating func removeOrphans(names: [String], manifest: Manifest, files: [UInt64: SegmentFile]) throws(StorageError) {
-        let sealed = Set(manifest.sealedSegments.map(\.number))
-        let dictionaryFiles = Set(manifest.dictionaries.map(\.fileNumber))
-        var liveBlobs = Set<UInt64>()
-        var blobLocations: [KeyLocation] = []
-        keys.forEach { _, location in
-            if location.kind == RecordTag.putBlob.rawValue { blobLocations.append(location) }
-            return true
-        }
-        for location in blobLocations {
-            guard let file = files[UInt64(location.segment)] else { continue }
-            let (_, _, stored) = try file.readRecord(at: Int(location.offset), length: Int(location.length))
-            if let reference = stored.withUnsafeBytes({ BlobReference(decoding: $0) }) {
-                liveBlobs.insert(reference.fileNumber)
-            }
-        }
-        for name in names {
-            guard let parsed = FileNames.parse(name), !parsed.temporary else { continue }
-            let keep: Bool
-            switch parsed.kind {
-            case .segment: keep = sealed.contains(parsed.number) || parsed.number == manifest.activeSegment
-            case .hint: keep = sealed.contains(parsed.number)
-            case .dictionary: keep = dictionaryFiles.contains(parsed.number)
-            case .snapshot: keep = parsed.number == manifest.snapshot
-            case .blob: keep = liveBlobs.contains(parsed.number)
-            }
-            guard !keep else { continue }
-            if parsed.kind == .segment, !(try isOwnSegment(name, number: parsed.number)) {
-                throw .corruption(
-                    "The segment is not named by the manifest and does not belong to this store; nothing was changed.",
-                    file: path(name), offset: 0)
-            }
-            try remove(name)
-        }
-    }
-
-    /// Whether an unnamed segment is provably this store's leftover: its header carries the
-    /// store's identity (or is a version-1 header below the legacy bound), or it holds no
-    /// record at all (a header not yet durable when a crash came).
-    private func isOwnSegment(_ name: String, number: UInt64) throws(StorageError) -> Bool {
-        let bytes = try readWhole(name)
-        let ownHeader = bytes.withUnsafeBytes { raw in
-            (try? SegmentFormat.verifyHeader(
-                raw, fileNumber: number, identity: identity, allowsLegacy: number < legacyBelow, file: path(name))) != nil
-        }
-        if ownHeader { return true }
-        return try holdsNoRecord(name)
     }
 }
