@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // A header-only shim over Linux's sync_file_range (glibc's; no library to link).
         .systemLibrary(name: "CFileHints", path: "Sources/CFileHints"),
+        // A header-only shim over glibc's pthread_getattr_np: the calling thread's stack bounds.
+        .systemLibrary(name: "CThreadStack", path: "Sources/CThreadStack"),
         .systemLibrary(
             name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
             providers: [.apt(["libutf8proc-dev"])]),
@@ -40,7 +42,7 @@ let package = Package(
 
         // Bytes (cursors, little-endian fields, checksums, prefetch hints) and worker threads:
         // what every layer above shares.
-        .target(name: "StockpotCore", dependencies: ["CXXHash", "CPrefetch"], path: "Sources/StockpotCore"),
+        .target(name: "StockpotCore", dependencies: ["CXXHash", "CPrefetch", "CThreadStack"], path: "Sources/StockpotCore"),
         .target(name: "StockpotJSON", path: "Sources/StockpotJSON"),
         .target(
             name: "StockpotStorage", dependencies: ["StockpotCore", "CLZ4", "CXXHash", "CPrefetch", "CFileHints"],

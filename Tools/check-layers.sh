@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 system="Foundation Glibc Darwin Dispatch Synchronization"
 # folder | modules its files may import
 rules=(
-  "Sources/StockpotCore|CXXHash CPrefetch"
+  "Sources/StockpotCore|CXXHash CPrefetch CThreadStack"
   "Sources/StockpotJSON|"
   "Sources/StockpotStorage|StockpotCore CLZ4 CXXHash CPrefetch CFileHints"
   "Sources/StockpotIndex|StockpotCore StockpotJSON CUTF8Proc CPrefetch"

@@ -311,12 +311,15 @@ extension SQLParser {
         return Parsed(expression: SQLExpression(kind, at: position), height: height + 1)
     }
 
-    /// Counts one more level of nesting; throws past `maximumNesting` or when the parse has
-    /// used `stackBudget` bytes of stack (debug builds use far more stack per level).
+    /// Counts one more level of nesting; throws past `maximumNesting`, when the parse has
+    /// used `stackBudget` bytes of stack (debug builds use far more stack per level), or when
+    /// fewer than `stackHeadroom` bytes of the thread's stack are left (a thread that had used
+    /// much of its stack before the parse began).
     mutating func enterNesting() throws(SQLSyntaxError) {
         nesting += 1
+        let here = Self.stackAddress()
         guard nesting <= Self.maximumNesting,
-            abs(Int(bitPattern: stackBase) - Int(bitPattern: Self.stackAddress())) < Self.stackBudget
+            abs(Int(bitPattern: stackBase) - Int(bitPattern: here)) < Self.stackBudget, here > stackFloor
         else { throw tooDeep() }
     }
 

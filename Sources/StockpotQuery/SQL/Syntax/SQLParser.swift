@@ -2,6 +2,8 @@
 // parser over the lexer's tokens (one forward pass, no backtracking) that builds an SQLSelect
 // (SQLStatement.swift) or throws SQLSyntaxError. Grammar slices live in SQLParser+*.swift.
 
+import StockpotCore
+
 /// Parses one Smart SQL statement.
 ///
 /// Use `SQLParser.parse(_:)`; a parser value lives for one statement. Not shared across threads.
@@ -25,6 +27,10 @@ package struct SQLParser {
     /// The most stack a parse may use before deep nesting is refused, whatever the level count:
     /// a debug build spends several KiB per level. Half of a 512 KiB thread stack.
     static let stackBudget = 256 * 1024
+    /// The stack a parse leaves untouched below its deepest level, whatever the thread used
+    /// before the parse began: room for the frames between two nesting checks and for the
+    /// caller's work after a refusal.
+    static let stackHeadroom = 128 * 1024
 
     /// The statement's UTF-8 bytes.
     let bytes: [UInt8]
@@ -38,6 +44,9 @@ package struct SQLParser {
     var nesting = 0
     /// The stack address where the parse began (see `enterNesting()`).
     var stackBase: UInt = 0
+    /// The lowest address the parse may reach: the thread's stack end plus the headroom (0
+    /// when the system does not tell the thread's stack bounds).
+    var stackFloor: UInt = 0
     /// The number of `?` placeholders read so far.
     var placeholderCount = 0
     /// Byte offsets of decimal literals whose value is exactly 2^63: `-` folds them to Int64.min.
@@ -190,6 +199,7 @@ package struct SQLParser {
     /// `read_only_statement` and a second SELECT a syntax error.
     mutating func parseStatement() throws(SQLSyntaxError) -> SQLSelect {
         stackBase = Self.stackAddress()
+        stackFloor = ThreadStack.lowestAddress().map { $0 + UInt(Self.stackHeadroom) } ?? 0
         while accept(.semicolon) {}
         let first = current
         if first.kind == .end {

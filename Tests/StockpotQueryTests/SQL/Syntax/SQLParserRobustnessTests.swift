@@ -174,16 +174,33 @@ import Darwin
         #expect(ratios[1] <= ratios[0] * 1.25, "reads per token grew: \(ratios)")
     }
 
+    /// A thread whose stack is too small for the parse's own budget (256 KiB): the parse
+    /// must stop at the thread's real stack end, whatever the budget says, never overflow.
+    @Test func deepNestingOnAThreadWithLittleStackIsRefusedNotACrash() throws {
+        let nested = "SELECT " + String(repeating: "(", count: SQLParser.maximumNesting) + "1"
+            + String(repeating: ")", count: SQLParser.maximumNesting)
+        let outcome = try runOnSmallStack(bytes: 192 * 1024) { () -> String in
+            do throws(SQLSyntaxError) {
+                _ = try SQLParser.parse(nested)
+                return "parsed"
+            } catch {
+                return error.message
+            }
+        }
+        #expect(outcome == "parsed" || outcome.contains("nested too deeply"), "\(outcome)")
+    }
+
     // MARK: - A small stack
 
-    /// Runs `body` on a new thread with a 512 KiB stack and returns its result.
-    func runOnSmallStack<T>(_ body: @escaping () -> T) throws -> T {
+    /// Runs `body` on a new thread with a stack of `bytes` (512 KiB by default) and returns
+    /// its result.
+    func runOnSmallStack<T>(bytes: Int = 512 * 1024, _ body: @escaping () -> T) throws -> T {
         let result = ThreadResult<T>()
         let box = ThreadBody { result.value = body() }
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, 512 * 1024)
+        pthread_attr_setstacksize(&attributes, bytes)
         var thread = pthread_t()
         let created = pthread_create(&thread, &attributes, { pointer in
             Unmanaged<ThreadBody>.fromOpaque(pointer!).takeRetainedValue().body()
