@@ -5,6 +5,8 @@
 // = == != <> IS IN LIKE GLOB MATCH BETWEEN ISNULL NOTNULL; < <= > >=; ESCAPE; bitwise; + -;
 // * / %; || -> ->>; COLLATE; unary - + ~.
 
+import StockpotCore
+
 /// An expression with the height of its tree (a leaf is 1), checked against SQLite's limit.
 struct Parsed {
     var expression: SQLExpression
@@ -318,8 +320,11 @@ extension SQLParser {
     mutating func enterNesting() throws(SQLSyntaxError) {
         nesting += 1
         let here = Self.stackAddress()
+        if nesting >= 8, stackFloor == nil {
+            stackFloor = ThreadStack.lowestAddress().map { $0 + UInt(Self.stackHeadroom) } ?? 0
+        }
         guard nesting <= Self.maximumNesting,
-            abs(Int(bitPattern: stackBase) - Int(bitPattern: here)) < Self.stackBudget, here > stackFloor
+            abs(Int(bitPattern: stackBase) - Int(bitPattern: here)) < Self.stackBudget, here > stackFloor ?? 0
         else { throw tooDeep() }
     }
 

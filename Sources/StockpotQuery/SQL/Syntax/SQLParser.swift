@@ -2,7 +2,6 @@
 // parser over the lexer's tokens (one forward pass, no backtracking) that builds an SQLSelect
 // (SQLStatement.swift) or throws SQLSyntaxError. Grammar slices live in SQLParser+*.swift.
 
-import StockpotCore
 
 /// Parses one Smart SQL statement.
 ///
@@ -45,8 +44,9 @@ package struct SQLParser {
     /// The stack address where the parse began (see `enterNesting()`).
     var stackBase: UInt = 0
     /// The lowest address the parse may reach: the thread's stack end plus the headroom (0
-    /// when the system does not tell the thread's stack bounds).
-    var stackFloor: UInt = 0
+    /// when the system does not tell the thread's stack bounds); nil until a statement nests
+    /// deep enough to need it, since finding a thread's stack bounds costs a system call.
+    var stackFloor: UInt?
     /// The number of `?` placeholders read so far.
     var placeholderCount = 0
     /// Byte offsets of decimal literals whose value is exactly 2^63: `-` folds them to Int64.min.
@@ -199,7 +199,6 @@ package struct SQLParser {
     /// `read_only_statement` and a second SELECT a syntax error.
     mutating func parseStatement() throws(SQLSyntaxError) -> SQLSelect {
         stackBase = Self.stackAddress()
-        stackFloor = ThreadStack.lowestAddress().map { $0 + UInt(Self.stackHeadroom) } ?? 0
         while accept(.semicolon) {}
         let first = current
         if first.kind == .end {
