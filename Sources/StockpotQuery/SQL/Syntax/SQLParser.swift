@@ -2,7 +2,6 @@
 // parser over the lexer's tokens (one forward pass, no backtracking) that builds an SQLSelect
 // (SQLStatement.swift) or throws SQLSyntaxError. Grammar slices live in SQLParser+*.swift.
 
-
 /// Parses one Smart SQL statement.
 ///
 /// Use `SQLParser.parse(_:)`; a parser value lives for one statement. Not shared across threads.
