@@ -43,7 +43,7 @@ let package = Package(
         // Bytes (cursors, little-endian fields, checksums, prefetch hints) and worker threads:
         // what every layer above shares.
         .target(name: "StockpotCore", dependencies: ["CXXHash", "CPrefetch", "CThreadStack"], path: "Sources/StockpotCore"),
-        .target(name: "StockpotJSON", path: "Sources/StockpotJSON"),
+        .target(name: "StockpotJSON", dependencies: ["CThreadStack"], path: "Sources/StockpotJSON"),
         .target(
             name: "StockpotStorage", dependencies: ["StockpotCore", "CLZ4", "CXXHash", "CPrefetch", "CFileHints"],
             path: "Sources/StockpotStorage"),

@@ -10,7 +10,7 @@ system="Foundation Glibc Darwin Dispatch Synchronization"
 # folder | modules its files may import
 rules=(
   "Sources/StockpotCore|CXXHash CPrefetch CThreadStack"
-  "Sources/StockpotJSON|"
+  "Sources/StockpotJSON|CThreadStack"
   "Sources/StockpotStorage|StockpotCore CLZ4 CXXHash CPrefetch CFileHints"
   "Sources/StockpotIndex|StockpotCore StockpotJSON CUTF8Proc CPrefetch"
   "Sources/StockpotQuery|StockpotCore StockpotJSON StockpotIndex"

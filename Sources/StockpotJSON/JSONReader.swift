@@ -2,6 +2,8 @@
 // Entry points and the structural grammar; strings and numbers are in JSONReader+Strings and
 // JSONReader+Numbers. Unsafe pointers stay inside this file group.
 
+import CThreadStack
+
 /// Reads JSON text (RFC 8259, strictly) into a ``JSONValue``.
 ///
 /// Everything the RFC does not allow is rejected with a ``JSONError`` naming the byte offset:
@@ -72,6 +74,10 @@ struct JSONByteCursor {
     let limits: JSONLimits
     var index = 0
     var depth = 0
+    /// The lowest stack address nesting may reach: the thread's stack end plus
+    /// ``stackHeadroom`` (0 when the system does not tell); looked up only once input nests
+    /// ``stackCheckDepth`` deep, since the lookup is a system call and documents rarely nest.
+    var stackFloor: UInt?
     /// Members of the containers being read, innermost last; shared to avoid regrowing an
     /// array per container.
     var valueStack: [JSONValue] = []
@@ -150,6 +156,31 @@ struct JSONByteCursor {
                 .depthLimitExceeded, at: index,
                 "Nesting is deeper than the limit of \(limits.effectiveMaxDepth) arrays and objects.")
         }
+        if depth >= Self.stackCheckDepth {
+            // The depth limit assumes a thread with a few MiB of stack; on a thread with less
+            // left, stop before its end rather than overflow it.
+            if stackFloor == nil {
+                let low = UInt(stockpot_thread_stack_low())
+                stackFloor = low == 0 ? 0 : low + UInt(Self.stackHeadroom)
+            }
+            if Self.stackAddress() <= stackFloor ?? 0 {
+                throw JSONError(
+                    .depthLimitExceeded, at: index,
+                    "Nesting of \(depth) arrays and objects is deeper than this thread's stack allows.")
+            }
+        }
+    }
+
+    /// The depth from which nesting also checks the stack the thread has left.
+    static let stackCheckDepth = 64
+    /// The stack left untouched below the deepest level.
+    static let stackHeadroom = 128 * 1024
+
+    /// The address of a local in the caller's frame: how deep the stack is now.
+    @inline(never)
+    static func stackAddress() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
     private mutating func readArray() throws(JSONError) -> JSONValue {

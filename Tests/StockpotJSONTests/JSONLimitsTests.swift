@@ -2,6 +2,7 @@
 // limit's own code; strings are measured in UTF-8 bytes after escapes are decoded.
 import Testing
 import StockpotJSON
+import StockpotTestSupport
 
 @Suite struct JSONLimitsTests {
     static func nestedArrays(_ depth: Int) -> String {
@@ -135,5 +136,21 @@ import StockpotJSON
         let atCap = JSONLimits.maxSupportedDepth
         let ok = Array((String(repeating: "[", count: atCap) + String(repeating: "]", count: atCap)).utf8)
         #expect(throws: Never.self) { try JSONReader.parse(ok, limits: limits) }
+    }
+}
+
+/// The depth cap assumes a thread with a few MiB of stack. On a thread with less, the reader
+/// and the scanner stop before its end (`depth_limit_exceeded`), never overflow it.
+@Suite struct JSONStackFloorTests {
+    @Test func deepInputOnAThreadWithLittleStackIsAnErrorNotACrash() throws {
+        let depth = JSONLimits.maxSupportedDepth
+        let deep = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        let codes = try #require(SmallStackThread.run(stackBytes: 192 * 1024) { () -> [JSONError.Code?] in
+            var codes: [JSONError.Code?] = []
+            do { _ = try JSONReader.parse(deep, limits: JSONLimits(maxDepth: depth)) } catch { codes.append((error as? JSONError)?.code) }
+            do { _ = try JSONDocumentScanner.scan(deep, limits: JSONLimits(maxDepth: depth)) } catch { codes.append((error as? JSONError)?.code) }
+            return codes
+        })
+        #expect(codes == [JSONError.Code.depthLimitExceeded, JSONError.Code.depthLimitExceeded], "\(codes)")
     }
 }

@@ -195,30 +195,6 @@ import Darwin
     /// Runs `body` on a new thread with a stack of `bytes` (512 KiB by default) and returns
     /// its result.
     func runOnSmallStack<T>(bytes: Int = 512 * 1024, _ body: @escaping () -> T) throws -> T {
-        let result = ThreadResult<T>()
-        let box = ThreadBody { result.value = body() }
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, bytes)
-        var thread = pthread_t()
-        let created = pthread_create(&thread, &attributes, { pointer in
-            Unmanaged<ThreadBody>.fromOpaque(pointer!).takeRetainedValue().body()
-            return nil
-        }, Unmanaged.passRetained(box).toOpaque())
-        try #require(created == 0)
-        pthread_join(thread, nil)
-        return try #require(result.value)
+        try #require(SmallStackThread.run(stackBytes: bytes, body))
     }
-}
-
-/// A closure handed to one new thread, run there once, and done before the thread is joined.
-final class ThreadBody: @unchecked Sendable {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
-}
-
-/// Where a thread leaves its result for the joining thread.
-final class ThreadResult<Value> {
-    var value: Value?
 }
