@@ -42,34 +42,8 @@ extension JSONDocumentScanner {
         guard cursor.base[cursor.index] == UInt8(ascii: "[") else {
             throw cursor.unexpectedByte(expected: "a JSON array")
         }
-        try cursor.enterContainer()
-        cursor.index += 1
         var ranges: [Range<Int>] = []
-        skipWhitespace()
-        if cursor.index < cursor.count, cursor.base[cursor.index] == UInt8(ascii: "]") {
-            cursor.index += 1
-        } else {
-            while true {
-                skipWhitespace()
-                let start = cursor.index
-                _ = try scanValue()
-                ranges.append(start..<cursor.index)
-                skipWhitespace()
-                guard cursor.index < cursor.count else { throw cursor.unexpectedEnd("',' or ']'") }
-                let byte = cursor.base[cursor.index]
-                cursor.index += 1
-                if byte == UInt8(ascii: "]") { break }
-                guard byte == UInt8(ascii: ",") else {
-                    cursor.index -= 1
-                    throw cursor.unexpectedByte(expected: "',' or ']' in an array")
-                }
-                skipWhitespace()
-                if cursor.index < cursor.count, cursor.base[cursor.index] == UInt8(ascii: "]") {
-                    throw JSONError(.trailingComma, at: cursor.index, "A trailing comma before ']' is not allowed.")
-                }
-            }
-        }
-        cursor.depth -= 1
+        try scanArray { ranges.append($0) }
         skipWhitespace()
         if cursor.index < cursor.count {
             throw JSONError(

@@ -138,6 +138,14 @@ package struct JSONDocumentScanner {
     }
 
     private mutating func scanArray() throws(JSONError) {
+        try scanArray { _ in }
+    }
+
+    /// Scans the array at the cursor (its `[` next), calling `element` with each element's
+    /// byte range (without surrounding white space). Inlined, so the plain scan pays nothing
+    /// for the ranges it does not keep.
+    @inline(__always)
+    mutating func scanArray(_ element: (Range<Int>) -> Void) throws(JSONError) {
         try cursor.enterContainer()
         cursor.index += 1  // [
         skipWhitespace()
@@ -148,7 +156,9 @@ package struct JSONDocumentScanner {
         }
         while true {
             skipWhitespace()
+            let start = cursor.index
             _ = try scanValue()
+            element(start..<cursor.index)
             skipWhitespace()
             guard cursor.index < cursor.count else { throw cursor.unexpectedEnd("',' or ']'") }
             let byte = cursor.base[cursor.index]
