@@ -60,6 +60,11 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let corruption = Code(rawValue: "corruption")
         /// A bug; never expected.
         public static let `internal` = Code(rawValue: "internal")
+        /// The change feed was asked for changes from before the last purge of tombstones (or
+        /// from a sequence this store never reached): the caller must resynchronise.
+        public static let changesExpired = Code(rawValue: "changes_expired")
+        /// An argument is out of its range (a negative sequence, a limit below 1).
+        public static let invalidArgument = Code(rawValue: "invalid_argument")
         /// A write was asked of a store opened read-only (``StoreOptions/readOnly``).
         public static let readOnly = Code(rawValue: "read_only")
     }

@@ -9,7 +9,7 @@ import Synchronization
 /// The store snapshot as decoded on another thread during the engine's open: the bytes it
 /// was decoded from, and the soups or the error.
 final class DecodedSnapshot: Sendable {
-    let result = Mutex<([UInt8], Result<(nextSoupID: UInt32, soups: [SoupState]), StockpotError>)?>(nil)
+    let result = Mutex<([UInt8], Result<StoreSnapshot.Decoded, StockpotError>)?>(nil)
 }
 
 /// What recovery collects while the engine replays.
@@ -23,6 +23,13 @@ private struct RecoveryWork {
     /// With a snapshot, the ids changed after it and their new values, per soup.
     var changedIDs: [UInt32: Set<Int64>] = [:]
     var changedEntries: [UInt32: [IndexedEntry]] = [:]
+    /// Whether the store was written before sequences (a version-1 store record or
+    /// snapshot, docs/changes.md), so that its soups need legacy bases.
+    var legacy = false
+    /// Whether the snapshot loaded is version 1: its soups have no change indexes.
+    var snapshotWithoutChanges = false
+    /// Whether the legacy bases have been given out.
+    var basesAssigned = false
 }
 
 extension Store {
@@ -31,7 +38,12 @@ extension Store {
     /// - Throws: `corruption` when a snapshot or record does not decode; `io_error`.
     /// `decoded` may hold the snapshot already decoded during the engine's open; it is used
     /// when it is the snapshot recovery delivers.
-    static func recoverState(_ engine: StorageEngine, decoded: DecodedSnapshot? = nil) throws(StockpotError) -> StoreState {
+    /// `upgraded` is true when the store was written before sequences: its soups were given
+    /// legacy sequence bases in memory, which a writable open then writes
+    /// (``writeSequenceUpgrade(_:)``).
+    static func recoverState(
+        _ engine: StorageEngine, decoded: DecodedSnapshot? = nil
+    ) throws(StockpotError) -> (state: StoreState, upgraded: Bool) {
         var work = RecoveryWork(state: StoreState(view: engine.view()))
         do {
             try engine.recover { event in
@@ -54,16 +66,50 @@ extension Store {
             throw StockpotError(.internal, "Recovery failed: \(error).")
         }
         try work.finish()
-        return work.state
+        return (work.state, work.legacy)
+    }
+
+    /// Writes what recovery derived for a store written before sequences: every soup's
+    /// catalog record with its legacy base and a version-2 store record, in one batch.
+    func writeSequenceUpgrade(_ state: StoreState) throws(StockpotError) {
+        var batch = WriteBatch()
+        for (id, soup) in state.soups { batch.put(StoreKeys.catalog(soup: id), soup.record.encoded()) }
+        let record = StoreRecord(nextSoupID: state.nextSoupID, lastSequence: state.lastSequence, purgedThrough: state.purgedThrough)
+        batch.put(StoreKeys.storeRecord, record.encoded())
+        do {
+            try engine.write(batch)
+        } catch {
+            throw StockpotError(error)
+        }
     }
 }
 
 extension RecoveryWork {
-    mutating func loadSnapshot(_ decoded: (nextSoupID: UInt32, soups: [SoupState])) {
-        let (nextSoupID, soups) = decoded
-        state.nextSoupID = nextSoupID
-        for soup in soups { state.put(soup) }
+    mutating func loadSnapshot(_ decoded: StoreSnapshot.Decoded) {
+        state.nextSoupID = decoded.nextSoupID
+        state.lastSequence = decoded.lastSequence
+        state.purgedThrough = decoded.purgedThrough
+        for soup in decoded.soups { state.put(soup) }
         hadSnapshot = true
+        snapshotWithoutChanges = decoded.version < 2
+        legacy = decoded.version < 2
+    }
+
+    /// For a store written before sequences: gives each soup its legacy base (soups in
+    /// ascending id, consecutive ranges of their entry ids; docs/changes.md) and sets the
+    /// last sequence past them. Called before the first entry is replayed (every catalog
+    /// record comes first, in key space 0) and at the end.
+    mutating func assignLegacyBasesIfNeeded() {
+        guard legacy, !basesAssigned else { return }
+        basesAssigned = true
+        var next: UInt64 = 0
+        for id in state.soups.keys.sorted() {
+            guard var soup = state.soups[id] else { continue }
+            soup.record.legacySequenceBase = next
+            next += UInt64(max(0, soup.record.nextEntryID - 1))
+            state.complete(soup: id) { $0.record = soup.record }
+        }
+        state.lastSequence = next
     }
 
     mutating func put(_ key: [UInt8], _ value: [UInt8]) throws(StockpotError) {
@@ -72,6 +118,13 @@ extension RecoveryWork {
                 throw StockpotError(.corruption, "The store record does not decode.")
             }
             state.nextSoupID = max(state.nextSoupID, record.nextSoupID)
+            if record.isVersion1 {
+                legacy = true
+            } else {
+                legacy = false
+                state.lastSequence = record.lastSequence
+                state.purgedThrough = record.purgedThrough
+            }
         } else if let id = StoreKeys.soupID(ofCatalogKey: key) {
             guard let record = SoupRecord(decoding: value), record.id == id else {
                 throw StockpotError(.corruption, "The catalog record of soup id \(id) does not decode.")
@@ -87,11 +140,12 @@ extension RecoveryWork {
         } else if let (soupID, id) = StoreKeys.entryID(of: key) {
             // Entries of a soup the catalog does not know cannot exist (a soup's removal
             // deletes them in the same batch); skip them rather than invent a soup.
+            assignLegacyBasesIfNeeded()
             guard let soup = state.soups[soupID] else { return }
             guard let record = EntryRecord(decoding: value) else {
                 throw StockpotError(.corruption, "The record of entry \(id) of soup \"\(soup.name)\" does not decode.")
             }
-            let entry = try soup.indexedEntry(id: id, document: record.document)
+            let entry = try soup.indexedEntry(id: id, record: record)
             if !hadSnapshot {
                 collected[soupID, default: []].append(entry)
             } else if !fullBuilds.contains(soupID) {
@@ -112,6 +166,23 @@ extension RecoveryWork {
 
     /// Applies what was collected: bulk builds, then the changes after the snapshot.
     mutating func finish() throws(StockpotError) {
+        assignLegacyBasesIfNeeded()
+        if snapshotWithoutChanges {
+            // A version-1 snapshot's entries are all version-1 records (their sequences are
+            // derived); the entries replayed after it are applied below as usual.
+            for id in Array(state.soups.keys) where !fullBuilds.contains(id) {
+                state.complete(soup: id) { soup in
+                    let base = soup.record.legacySequenceBase ?? 0
+                    var entries: [IndexEntry] = []
+                    entries.reserveCapacity(soup.count)
+                    soup.entryIDs.forEach { entry in
+                        entries.append(IndexEntry(value: SoupState.changeValue(base &+ UInt64(bitPattern: entry.id)), id: entry.id))
+                        return true
+                    }
+                    soup.changes = OrderedIndex(entries: entries)
+                }
+            }
+        }
         for soupID in fullBuilds {
             guard var soup = state.soups[soupID] else { continue }
             let entries = hadSnapshot ? try scanEntries(of: soup) : collected[soupID] ?? []
@@ -130,7 +201,7 @@ extension RecoveryWork {
         }
         for (soupID, ids) in changedIDs where !fullBuilds.contains(soupID) {
             guard var soup = state.soups[soupID] else { continue }
-            for id in ids { _ = soup.entryIDs.remove(.integer(id), id: id) }
+            soup.removeFromIDIndexes(ids)
             for position in soup.indexes.indices { soup.indexes[position].remove(ids: ids) }
             var deferred: [IndexedEntry] = []
             for entry in changedEntries[soupID] ?? [] { soup.insert(entry, deferring: &deferred) }
@@ -148,7 +219,7 @@ extension RecoveryWork {
                 guard let record = EntryRecord(decoding: value) else {
                     throw StockpotError(.corruption, "The record of entry \(id) of soup \"\(soup.name)\" does not decode.")
                 }
-                entries.append(try soup.indexedEntry(id: id, document: record.document))
+                entries.append(try soup.indexedEntry(id: id, record: record))
                 return true
             }
         } catch let error as StockpotError {

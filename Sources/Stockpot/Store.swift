@@ -19,7 +19,7 @@ public final class Store: Sendable {
     public let options: StoreOptions
     let engine: StorageEngine
     /// The state of the last commit; what readers see.
-    private let published: Mutex<StoreState>
+    let published: Mutex<StoreState>
     /// Held by the one running write; `true` once the store is closed.
     private let writer = Mutex<Bool>(false)
     /// Where committed transactions are freed, off the writer's thread.
@@ -51,13 +51,20 @@ public final class Store: Sendable {
             throw StockpotError(error)
         }
         do {
-            let state = try recoverState(engine, decoded: decoded)
+            let (recovered, upgraded) = try recoverState(engine, decoded: decoded)
+            var state = recovered
             let store = Store(directory: directory, options: options, engine: engine, state: state)
+            if upgraded, !options.readOnly {
+                try store.writeSequenceUpgrade(state)
+                state.view = engine.view()
+                store.published.withLock { $0 = state }
+            }
             // A snapshot that could not be used is replaced as soon as the state is rebuilt,
             // so that the next open does not replay the whole log again.
-            if !options.readOnly, engine.openReport.snapshotProblem != nil || engine.openReport.snapshotAheadOfLog != nil {
+            if !options.readOnly, upgraded || engine.openReport.snapshotProblem != nil || engine.openReport.snapshotAheadOfLog != nil {
                 store.writer.withLock { _ in try? store.saveSnapshot() }
             }
+            try store.applyTombstoneRetention()
             return store
         } catch {
             try? engine.close()
@@ -147,7 +154,7 @@ public final class Store: Sendable {
     /// Writes the transaction's batch, then publishes its state; takes a snapshot when the log
     /// has grown enough. Called with the writer lock held.
     private func commit(_ transaction: WriteTransaction) throws(StockpotError) {
-        let batch = transaction.makeBatch()
+        let batch = try transaction.makeBatch()
         var failure: StorageError?
         if !batch.isEmpty {
             // An upsert's index inserts run while the batch is written and made durable: the

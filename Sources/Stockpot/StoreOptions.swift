@@ -1,4 +1,5 @@
-// How a store is opened: durability, blob threshold, snapshot and compaction policy, limits.
+// How a store is opened: durability, blob threshold, snapshot and compaction policy, limits,
+// tombstone retention.
 
 import StockpotStorage
 
@@ -36,6 +37,10 @@ public struct StoreOptions: Sendable, Hashable {
     public var documentCacheBytes = 2 << 20
     /// Limits on names, paths and documents.
     public var limits = StoreLimits()
+    /// How long the change feed keeps tombstones (docs/changes.md): those older are purged
+    /// at each writable open and after each `compact()`. `nil` (the default) keeps them until
+    /// `purgeTombstones(through:)`.
+    public var tombstoneRetention: Duration?
 
     /// The defaults.
     public init() {}

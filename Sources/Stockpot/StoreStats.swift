@@ -100,10 +100,12 @@ extension Store {
         return stats
     }
 
-    /// Compacts the log now (every segment with dead bytes) and reports the size after.
+    /// Purges the tombstones past ``StoreOptions/tombstoneRetention``, compacts the log now
+    /// (every segment with dead bytes) and reports the size after.
     ///
     /// - Throws: `io_error`; `store_closed`.
     public func compact() throws(StockpotError) -> StoreStats {
+        try applyTombstoneRetention()  // before, so that the purged tombstones are compacted away
         do {
             try engine.compact()
         } catch {

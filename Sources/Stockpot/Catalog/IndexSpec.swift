@@ -1,5 +1,5 @@
-// Index specs: a path and a type (and an optional unique flag), validated as the protocol
-// says, and written out in the catalog.
+// Index specs: a path and a type (and optional unique flag and default), validated as the
+// protocol says, and written out in the catalog.
 
 import StockpotIndex
 import StockpotJSON
@@ -13,16 +13,25 @@ public struct IndexSpec: Sendable, Hashable {
     public var type: IndexType
     /// Whether two entries may not share a non-null value.
     public var unique: Bool
+    /// What the store writes at the path of a document that has no value there.
+    public var defaultValue: IndexDefault?
 
     /// Creates a spec.
-    public init(path: String, type: IndexType, unique: Bool = false) {
+    public init(path: String, type: IndexType, unique: Bool = false, default defaultValue: IndexDefault? = nil) {
         self.path = path
         self.type = type
         self.unique = unique
+        self.defaultValue = defaultValue
     }
 
     /// The path split into keys.
     public var jsonPath: JSONPath { JSONPath(path) }
+}
+
+/// A value the store generates for an index path a document leaves out (docs/changes.md).
+public enum IndexDefault: String, Sendable, Hashable {
+    /// A fresh RFC 9562 version-7 UUID, as lowercase canonical text: the key sync uses.
+    case newID = "newid"
 }
 
 /// Limits on names and paths; a value at a limit is accepted, one past it is not.
@@ -69,6 +78,22 @@ extension IndexSpec {
             guard seen.insert(Array(spec.path.utf8)).inserted else {
                 throw StockpotError(.invalidIndexSpec, "The path \"\(spec.path)\" is indexed twice.")
             }
+            if spec.defaultValue == .newID { try validateNewID(spec) }
+        }
+    }
+
+    /// Checks a `newid` default: a string spec whose path does not start at a system field
+    /// (whose value the store sets).
+    private static func validateNewID(_ spec: IndexSpec) throws(StockpotError) {
+        guard spec.type == .string else {
+            throw StockpotError(
+                .invalidIndexSpec,
+                "The path \"\(spec.path)\" has the default newid, which needs the type string, not \(spec.type.rawValue).")
+        }
+        let first = spec.jsonPath.components[0]
+        guard ![SystemField.entryID, SystemField.lastModified, SystemField.created, SystemField.soup].contains(first) else {
+            throw StockpotError(
+                .invalidIndexSpec, "The path \"\(spec.path)\" starts at the system field \(first); it cannot have the default newid.")
         }
     }
 

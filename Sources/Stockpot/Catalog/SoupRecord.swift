@@ -1,5 +1,5 @@
 // A soup's catalog record (docs/store.md): its name, id, index specs and the next entry id,
-// stored as compact JSON in key space 0.
+// and what the change feed needs (docs/changes.md), stored as compact JSON in key space 0.
 
 import StockpotJSON
 
@@ -10,6 +10,12 @@ struct SoupRecord: Sendable, Hashable {
     var specs: [IndexSpec]
     /// The id the next inserted entry gets; never goes down, not even when the soup is cleared.
     var nextEntryID: Int64
+    /// For a soup made before the store had sequences: the sequence of its version-1 entry
+    /// records is this base plus the entry id. `nil` for every later soup.
+    var legacySequenceBase: UInt64?
+    /// The external id path of the soup's last upsert that used one: a deleted entry's
+    /// tombstone keeps its value there, when the soup has no `newid` spec.
+    var externalIdPath: String?
 
     /// The record as compact JSON bytes.
     func encoded() -> [UInt8] {
@@ -18,13 +24,17 @@ struct SoupRecord: Sendable, Hashable {
             object["path"] = .string(spec.path)
             object["type"] = .string(spec.type.rawValue)
             if spec.unique { object["unique"] = .bool(true) }
+            if let defaultValue = spec.defaultValue { object["default"] = .string(defaultValue.rawValue) }
             return .object(object)
         }
-        let record: JSONValue = [
-            "name": .string(name), "id": .integer(Int64(id)), "specs": .array(specs),
-            "nextEntryId": .integer(nextEntryID),
-        ]
-        return JSONWriter.write(record)
+        var record = JSONObject()
+        record["name"] = .string(name)
+        record["id"] = .integer(Int64(id))
+        record["specs"] = .array(specs)
+        record["nextEntryId"] = .integer(nextEntryID)
+        if let legacySequenceBase { record["legacySequenceBase"] = .integer(Int64(bitPattern: legacySequenceBase)) }
+        if let externalIdPath { record["externalIdPath"] = .string(externalIdPath) }
+        return JSONWriter.write(.object(record))
     }
 
     /// Reads a record; `nil` when the bytes are not a well-formed catalog record.
@@ -40,12 +50,27 @@ struct SoupRecord: Sendable, Hashable {
             guard case .object(let spec) = value, case .string(let path)? = spec["path"],
                 case .string(let typeName)? = spec["type"], let type = IndexType(parsing: typeName)
             else { return nil }
-            specs.append(IndexSpec(path: path, type: type, unique: spec["unique"] == .bool(true)))
+            var defaultValue: IndexDefault?
+            if let given = spec["default"] {
+                guard case .string(let text) = given, let known = IndexDefault(rawValue: text) else { return nil }
+                defaultValue = known
+            }
+            specs.append(IndexSpec(path: path, type: type, unique: spec["unique"] == .bool(true), default: defaultValue))
         }
         // A record that could never have been written (an index layout the store cannot
         // build) is damage, not a soup.
         guard specs.count(where: { $0.type == .fullText }) <= IndexSpec.maximumFullTextSpecs else { return nil }
         self.init(name: name, id: soupID, specs: specs, nextEntryID: nextEntryID)
+        switch object["legacySequenceBase"] {
+        case nil: break
+        case .integer(let base)? where base >= 0: legacySequenceBase = UInt64(base)
+        default: return nil
+        }
+        switch object["externalIdPath"] {
+        case nil: break
+        case .string(let path)?: externalIdPath = path
+        default: return nil
+        }
     }
 
     init(name: String, id: UInt32, specs: [IndexSpec], nextEntryID: Int64) {

@@ -1,44 +1,101 @@
-// The engine value of one soup entry (docs/store.md): the document as compact UTF-8 JSON,
-// then a trailer of the creation time and a version byte. The trailer comes last so that
-// reading a document is a truncation of the value the engine returns, not a copy.
+// The engine value of one soup entry (docs/store.md, docs/changes.md): the document as
+// compact UTF-8 JSON, then a trailer of the creation time, the sequence of the entry's last
+// change and a version byte. The trailer comes last so that reading a document is a
+// truncation of the value the engine returns, not a copy.
 
 /// An entry as the engine stores it.
 struct EntryRecord: Sendable, Hashable {
     /// Milliseconds since the Unix epoch when the entry was first inserted.
     var created: Int64
+    /// The sequence of the entry's last change; `nil` for a version-1 record, whose sequence
+    /// is derived from its soup's legacy base (``sequence(legacyBase:id:)``).
+    var storedSequence: UInt64?
     /// The document, compact JSON, `_soupEntryId` and `_soupLastModifiedDate` included.
     var document: [UInt8]
 
-    static let version: UInt8 = 1
-    static let trailerSize = 9
+    static let version: UInt8 = 2
+    static let trailerSize = 17
+    static let version1: UInt8 = 1
+    static let version1TrailerSize = 9
 
-    /// The engine value: document, created (i64 little-endian), version.
+    /// The engine value: document, created (i64 little-endian), sequence (u64 little-endian),
+    /// version. Always version 2.
     func encoded() -> [UInt8] {
         var bytes = [UInt8]()
         bytes.reserveCapacity(document.count + Self.trailerSize)
         bytes += document
-        withUnsafeBytes(of: created.littleEndian) { bytes += $0 }
-        bytes.append(Self.version)
+        Self.appendTrailer(created: created, sequence: storedSequence ?? 0, to: &bytes)
         return bytes
     }
 
+    /// Appends a version-2 trailer.
+    static func appendTrailer(created: Int64, sequence: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: created.littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: sequence.littleEndian) { bytes += $0 }
+        bytes.append(version)
+    }
+
+    /// The entry's sequence: the stored one, or for a version-1 record `legacyBase + id`.
+    ///
+    /// - Throws: `corruption` for a version-1 record in a soup without a legacy base.
+    func sequence(legacyBase: UInt64?, id: Int64, soupName: String) throws(StockpotError) -> UInt64 {
+        try Self.sequence(stored: storedSequence, legacyBase: legacyBase, id: id, soupName: soupName)
+    }
+
+    static func sequence(stored: UInt64?, legacyBase: UInt64?, id: Int64, soupName: String) throws(StockpotError) -> UInt64 {
+        if let stored { return stored }
+        guard let legacyBase else {
+            throw StockpotError(
+                .corruption, "Entry \(id) of soup \"\(soupName)\" has a version-1 record, but the soup was made after the upgrade to version 2.")
+        }
+        return legacyBase &+ UInt64(bitPattern: id)
+    }
+
     /// Reads an engine value (taking it over: the document is the value, truncated); `nil`
-    /// when it is not a version-1 entry record.
+    /// when it is not a version-1 or version-2 entry record.
     init?(decoding value: consuming [UInt8]) {
         var bytes = value
-        guard bytes.count >= Self.trailerSize, bytes[bytes.count - 1] == Self.version else { return nil }
-        var created: UInt64 = 0
-        for position in (bytes.count - Self.trailerSize..<bytes.count - 1).reversed() {
-            created = created << 8 | UInt64(bytes[position])
-        }
-        self.created = Int64(bitPattern: created)
-        bytes.removeLast(Self.trailerSize)
+        guard let trailer = Trailer(bytes[...]) else { return nil }
+        created = trailer.created
+        storedSequence = trailer.sequence
+        bytes.removeLast(trailer.size)
         document = bytes
     }
 
-    init(created: Int64, document: [UInt8]) {
+    init(created: Int64, sequence: UInt64, document: [UInt8]) {
         self.created = created
+        self.storedSequence = sequence
         self.document = document
+    }
+
+    /// The trailer of a stored value.
+    struct Trailer {
+        var created: Int64
+        var sequence: UInt64?
+        var size: Int
+
+        init?(_ value: ArraySlice<UInt8>) {
+            guard let version = value.last else { return nil }
+            let end = value.endIndex - 1
+            switch version {
+            case EntryRecord.version where value.count >= EntryRecord.trailerSize:
+                created = Int64(bitPattern: Self.littleEndian(value, end - 16))
+                sequence = Self.littleEndian(value, end - 8)
+                size = EntryRecord.trailerSize
+            case EntryRecord.version1 where value.count >= EntryRecord.version1TrailerSize:
+                created = Int64(bitPattern: Self.littleEndian(value, end - 8))
+                sequence = nil
+                size = EntryRecord.version1TrailerSize
+            default:
+                return nil
+            }
+        }
+
+        private static func littleEndian(_ bytes: ArraySlice<UInt8>, _ start: Int) -> UInt64 {
+            var result: UInt64 = 0
+            for position in (start..<start + 8).reversed() { result = result << 8 | UInt64(bytes[position]) }
+            return result
+        }
     }
 }
 
@@ -47,23 +104,23 @@ struct EntryRecord: Sendable, Hashable {
 struct EntryRecordSlice: Sendable {
     /// Milliseconds since the Unix epoch when the entry was first inserted.
     var created: Int64
+    /// As ``EntryRecord/storedSequence``.
+    var storedSequence: UInt64?
     /// The document, compact JSON, in its shared buffer.
     var document: ArraySlice<UInt8>
 
-    /// Reads an engine value (see ``EntryRecord``); `nil` when it is not a version-1 record.
+    /// Reads an engine value (see ``EntryRecord``); `nil` when it is not an entry record.
     init?(decoding value: ArraySlice<UInt8>) {
-        guard value.count >= EntryRecord.trailerSize, value[value.endIndex - 1] == EntryRecord.version else { return nil }
-        var created: UInt64 = 0
-        for position in (value.endIndex - EntryRecord.trailerSize..<value.endIndex - 1).reversed() {
-            created = created << 8 | UInt64(value[position])
-        }
-        self.created = Int64(bitPattern: created)
-        document = value[value.startIndex..<value.endIndex - EntryRecord.trailerSize]
+        guard let trailer = EntryRecord.Trailer(value) else { return nil }
+        created = trailer.created
+        storedSequence = trailer.sequence
+        document = value[value.startIndex..<value.endIndex - trailer.size]
     }
 
     /// A record read on its own, as a slice of its whole document.
     init(_ record: EntryRecord) {
         created = record.created
+        storedSequence = record.storedSequence
         document = record.document[...]
     }
 }

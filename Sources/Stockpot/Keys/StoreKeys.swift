@@ -1,5 +1,5 @@
-// The engine keys of a store (docs/store.md, "Keys and values in the engine"): the catalog
-// in key space 0, each soup's entries in the key space of its id.
+// The engine keys of a store (docs/store.md, "Keys and values in the engine"): the catalog and
+// the tombstones in key space 0, each soup's entries in the key space of its id.
 
 /// Building and reading the store's engine keys. All key layout lives here.
 enum StoreKeys {
@@ -17,6 +17,20 @@ enum StoreKeys {
     /// The soup id of a catalog key, or `nil` when `key` is not one.
     static func soupID(ofCatalogKey key: [UInt8]) -> UInt32? {
         guard key.count == 9, key[0..<5].elementsEqual(catalogStart) else { return nil }
+        return readBigEndian(key[5...])
+    }
+
+    /// The first tombstone key, for scans of the tombstones.
+    static let tombstoneStart: [UInt8] = [0, 0, 0, 0, 0x54]
+
+    /// The key of the tombstone or soup event with sequence `sequence` (docs/changes.md).
+    static func tombstone(_ sequence: UInt64) -> [UInt8] {
+        tombstoneStart + bigEndian(sequence)
+    }
+
+    /// The sequence of a tombstone key, or `nil` when `key` is not one.
+    static func sequence(ofTombstoneKey key: [UInt8]) -> UInt64? {
+        guard key.count == 13, key[0..<5].elementsEqual(tombstoneStart) else { return nil }
         return readBigEndian(key[5...])
     }
 

@@ -8,18 +8,32 @@ import Synchronization
 /// Encoding and decoding of a store state's snapshot bytes.
 package enum StoreSnapshot {
     static let magic: [UInt8] = Array("SPSS".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
+
+    /// What a snapshot holds, decoded.
+    package struct Decoded: Sendable {
+        /// 1 for a store written before sequences: no sequence fields and no change indexes
+        /// (recovery derives them, docs/changes.md).
+        var version: UInt8
+        var nextSoupID: UInt32
+        var lastSequence: UInt64 = 0
+        var purgedThrough: UInt64 = 0
+        var soups: [SoupState] = []
+    }
 
     /// The snapshot bytes of `state`'s catalog and indexes.
     static func encode(_ state: StoreState) -> [UInt8] {
         var out = magic
         out.append(version)
         appendUInt32(state.nextSoupID, to: &out)
+        appendUInt64(state.lastSequence, to: &out)
+        appendUInt64(state.purgedThrough, to: &out)
         appendUInt32(UInt32(state.soups.count), to: &out)
         for id in state.soups.keys.sorted() {
             let soup = state.soups[id]!
             appendBlock(soup.record.encoded(), to: &out)
             appendBlock(soup.entryIDs.serialized(), to: &out)
+            appendBlock(soup.changes.serialized(), to: &out)
             appendUInt32(UInt32(soup.indexes.count), to: &out)
             for index in soup.indexes {
                 out.append(index.kind.rawValue)
@@ -33,11 +47,16 @@ package enum StoreSnapshot {
     /// The framing is read first; the indexes are then restored on all cores at once.
     ///
     /// - Throws: `corruption` naming what does not decode.
-    package static func decode(_ bytes: [UInt8]) throws(StockpotError) -> (nextSoupID: UInt32, soups: [SoupState]) {
+    package static func decode(_ bytes: [UInt8]) throws(StockpotError) -> Decoded {
         var reader = SnapshotReader(bytes: bytes)
         guard try reader.bytes(4) == magic[...] else { throw reader.failure("the magic number is wrong") }
-        guard try reader.byte() == version else { throw reader.failure("the format version is not 1") }
-        let nextSoupID = try reader.uint32()
+        let version = try reader.byte()
+        guard version == 1 || version == Self.version else { throw reader.failure("the format version is not 1 or 2") }
+        var decoded = Decoded(version: version, nextSoupID: try reader.uint32())
+        if version >= 2 {
+            decoded.lastSequence = try reader.uint64()
+            decoded.purgedThrough = try reader.uint64()
+        }
         let soupCount = try reader.uint32()
         var soups: [SoupState] = []
         var jobs: [RestoreJob] = []
@@ -46,7 +65,10 @@ package enum StoreSnapshot {
                 throw reader.failure("a catalog record does not decode")
             }
             let soup = SoupState(record: record)
-            jobs.append(RestoreJob(soup: soups.count, index: nil, bytes: try reader.blockRange(), empty: nil))
+            jobs.append(RestoreJob(soup: soups.count, slot: .entryIDs, bytes: try reader.blockRange(), empty: nil))
+            if version >= 2 {
+                jobs.append(RestoreJob(soup: soups.count, slot: .changes, bytes: try reader.blockRange(), empty: nil))
+            }
             guard try reader.uint32() == soup.indexes.count else {
                 throw reader.failure("soup \"\(record.name)\" has the wrong number of indexes")
             }
@@ -54,7 +76,8 @@ package enum StoreSnapshot {
                 guard try reader.byte() == soup.indexes[position].kind.rawValue else {
                     throw reader.failure("an index of soup \"\(record.name)\" has the wrong kind")
                 }
-                jobs.append(RestoreJob(soup: soups.count, index: position, bytes: try reader.blockRange(), empty: soup.indexes[position]))
+                jobs.append(
+                    RestoreJob(soup: soups.count, slot: .index(position), bytes: try reader.blockRange(), empty: soup.indexes[position]))
             }
             soups.append(soup)
         }
@@ -64,26 +87,32 @@ package enum StoreSnapshot {
             case .failure(let error):
                 throw StockpotError(
                     .corruption, "The store snapshot does not decode at byte \(job.bytes.lowerBound): an index does not decode (\(error)).")
-            case .success(.entryIDs(let index)):
-                soups[job.soup].entryIDs = index
+            case .success(.ordered(let index)):
+                if job.slot == .changes { soups[job.soup].changes = index } else { soups[job.soup].entryIDs = index }
             case .success(.index(let index)):
-                soups[job.soup].indexes[job.index!] = index
+                if case .index(let position) = job.slot { soups[job.soup].indexes[position] = index }
             }
         }
-        return (nextSoupID, soups)
+        decoded.soups = soups
+        return decoded
     }
 
-    /// One index to restore: which soup and slot (nil: the entry-id index), where its bytes
-    /// are, and the empty index of the right kind to restore into.
+    /// One index to restore: which soup and slot, where its bytes are, and the empty index of
+    /// the right kind to restore into (nil for the entry-id and change indexes).
     private struct RestoreJob: Sendable {
+        enum Slot: Equatable {
+            case entryIDs
+            case changes
+            case index(Int)
+        }
         var soup: Int
-        var index: Int?
+        var slot: Slot
         var bytes: Range<Int>
         var empty: (any SoupIndex)?
     }
 
     private enum Restored: Sendable {
-        case entryIDs(OrderedIndex)
+        case ordered(OrderedIndex)
         case index(any SoupIndex)
     }
 
@@ -103,7 +132,7 @@ package enum StoreSnapshot {
             let result = bytes.withUnsafeBytes { raw -> Result<Restored, IndexSnapshotError> in
                 let slice = UnsafeRawBufferPointer(rebasing: raw[job.bytes])
                 do throws(IndexSnapshotError) {
-                    guard var index = job.empty else { return .success(.entryIDs(try OrderedIndex(deserializing: slice))) }
+                    guard var index = job.empty else { return .success(.ordered(try OrderedIndex(deserializing: slice))) }
                     try index.restore(from: slice)
                     return .success(.index(index))
                 } catch {
@@ -116,6 +145,10 @@ package enum StoreSnapshot {
     }
 
     private static func appendUInt32(_ value: UInt32, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out += $0 }
+    }
+
+    private static func appendUInt64(_ value: UInt64, to out: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { out += $0 }
     }
 
@@ -148,6 +181,10 @@ private struct SnapshotReader {
 
     mutating func uint32() throws(StockpotError) -> UInt32 {
         try bytes(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    mutating func uint64() throws(StockpotError) -> UInt64 {
+        try bytes(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     mutating func block() throws(StockpotError) -> ArraySlice<UInt8> {

@@ -1,5 +1,6 @@
 // One soup in memory: its catalog record, the extractor for its indexed paths, the index of
-// its entry ids, and one index per spec (plus one full-text index over its full_text paths).
+// its entry ids, its change index, and one index per spec (plus one full-text index over its
+// full_text paths).
 
 import StockpotCore
 import StockpotIndex
@@ -13,6 +14,9 @@ package struct SoupState: Sendable {
     let extractor: JSONFieldExtractor
     /// Every entry id of the soup (value and id both the entry id): counts and id order.
     var entryIDs = OrderedIndex()
+    /// (sequence of the last change, entry id) per entry: the change feed's order
+    /// (docs/changes.md).
+    var changes = OrderedIndex()
     /// `indexes[i]` is the ordered index of `record.specs[i]`; a full-text index over the
     /// full_text specs follows when there are any.
     var indexes: [any SoupIndex]
@@ -65,11 +69,32 @@ package struct SoupState: Sendable {
         indexes.last as? FullTextPathIndex
     }
 
-    /// Every spec's value for the document `bytes`.
+    /// Every spec's value for the document `bytes`, with no sequence.
     ///
     /// - Throws: `corruption` when stored bytes are not a JSON document.
     func indexedEntry(id: Int64, document bytes: [UInt8]) throws(StockpotError) -> IndexedEntry {
         try Self.indexedEntry(id: id, document: bytes, extractor: extractor, soupName: name)
+    }
+
+    /// Every spec's value for a stored entry, with its sequence.
+    ///
+    /// - Throws: `corruption` when the stored bytes are not a JSON document, or a version-1
+    ///   record has no legacy base.
+    func indexedEntry(id: Int64, record: EntryRecord) throws(StockpotError) -> IndexedEntry {
+        var entry = try indexedEntry(id: id, document: record.document)
+        entry.sequence = try record.sequence(legacyBase: self.record.legacySequenceBase, id: id, soupName: name)
+        return entry
+    }
+
+    /// The first spec with the default `newid`, if any: the soup's generated key.
+    var newIDSpec: IndexSpec? {
+        record.specs.first { $0.defaultValue == .newID }
+    }
+
+    /// The path whose value a tombstone keeps as the deleted entry's key: the `newid` spec's,
+    /// else the external id path of the soup's upserts.
+    var keyPath: String? {
+        newIDSpec?.path ?? record.externalIdPath
     }
 
     /// ``indexedEntry(id:document:)`` with what it reads of the soup given, so that it can run
@@ -85,9 +110,15 @@ package struct SoupState: Sendable {
         }
     }
 
+    /// The change index's value for a sequence (sequences stay below 2^63).
+    static func changeValue(_ sequence: UInt64) -> IndexValue {
+        .integer(Int64(bitPattern: sequence))
+    }
+
     /// Adds an entry to every index.
     mutating func insert(_ entry: IndexedEntry) {
         entryIDs.insert(.integer(entry.id), id: entry.id)
+        changes.insert(Self.changeValue(entry.sequence), id: entry.id)
         for position in indexes.indices { indexes[position].insert(entry) }
     }
 
@@ -95,6 +126,7 @@ package struct SoupState: Sendable {
     /// one; appends it to `deferred` for the indexes that prefer batches (see ``flush(_:)``).
     mutating func insert(_ entry: IndexedEntry, deferring deferred: inout [IndexedEntry]) {
         entryIDs.insert(.integer(entry.id), id: entry.id)
+        changes.insert(Self.changeValue(entry.sequence), id: entry.id)
         var defers = false
         for position in indexes.indices {
             if indexes[position].prefersBatchInserts {
@@ -124,13 +156,18 @@ package struct SoupState: Sendable {
         // the entry-id index are not copied.
         var ids = entryIDs
         entryIDs = OrderedIndex()
+        var changes = self.changes
+        self.changes = OrderedIndex()
         var taken = indexes
         indexes = []
         taken.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let buffer = buffer
             Parallel.forEachKeeping(count: buffer.count + 1, { task in
                 guard task < buffer.count else {
-                    for entry in batch { ids.insert(.integer(entry.id), id: entry.id) }
+                    for entry in batch {
+                        ids.insert(.integer(entry.id), id: entry.id)
+                        changes.insert(Self.changeValue(entry.sequence), id: entry.id)
+                    }
                     return
                 }
                 if buffer[task].prefersBatchInserts {
@@ -141,6 +178,7 @@ package struct SoupState: Sendable {
             }, alongside: alongside)
         }
         entryIDs = ids
+        self.changes = changes
         indexes = taken
     }
 
@@ -159,7 +197,22 @@ package struct SoupState: Sendable {
     /// Removes an entry from every index, given its values.
     mutating func remove(_ entry: IndexedEntry) {
         _ = entryIDs.remove(.integer(entry.id), id: entry.id)
+        _ = changes.remove(Self.changeValue(entry.sequence), id: entry.id)
         for position in indexes.indices { indexes[position].remove(entry) }
+    }
+
+    /// Removes entries `ids` from the entry-id and change indexes without their values (for
+    /// recovery, whose log no longer holds the old values): one linear pass each.
+    mutating func removeFromIDIndexes(_ ids: Set<Int64>) {
+        guard !ids.isEmpty else { return }
+        for id in ids { _ = entryIDs.remove(.integer(id), id: id) }
+        var kept: [IndexEntry] = []
+        kept.reserveCapacity(changes.count)
+        changes.forEach { entry in
+            if !ids.contains(entry.id) { kept.append(entry) }
+            return true
+        }
+        if kept.count != changes.count { changes = OrderedIndex(entries: kept) }
     }
 
     /// The spec whose unique index refuses `entry`, if any (`entry.id`'s own current values
@@ -174,6 +227,7 @@ package struct SoupState: Sendable {
     /// Rebuilds every index from `entries` (all of the soup's entries, any order).
     mutating func rebuild(from entries: [IndexedEntry]) {
         entryIDs = OrderedIndex(entries: entries.map { IndexEntry(value: .integer($0.id), id: $0.id) })
+        changes = OrderedIndex(entries: entries.map { IndexEntry(value: Self.changeValue($0.sequence), id: $0.id) })
         for position in indexes.indices { indexes[position].build(from: entries) }
     }
 }

@@ -25,6 +25,11 @@ struct StoreState: Sendable {
     private(set) var schemaVersion = StoreState.newSchemaVersion()
     /// The id the next registered soup gets; ids are never reused.
     var nextSoupID: UInt32 = 1
+    /// The sequence of the last commit (docs/changes.md); 0 for a new store.
+    var lastSequence: UInt64 = 0
+    /// Tombstones at or below this sequence have been purged: the change feed refuses to
+    /// start below it.
+    var purgedThrough: UInt64 = 0
     /// The engine state the indexes describe.
     var view: StorageView
 

@@ -73,6 +73,7 @@ extension WriteTransaction {
     ) throws(StockpotError) -> [(bytes: [UInt8], value: JSONValue?)] {
         var soup = try state.existingSoup(named: soupName)
         let externalSpec = try externalIdSpec(externalIdPath, in: soup)
+        let entries = try generatingKeys(entries, in: soup)
         // Made once per batch: the external id path's value is read from every entry.
         let externalField = externalSpec.map { position in
             JSONFieldExtractor(fields: [IndexField(path: soup.record.specs[position].jsonPath, type: soup.record.specs[position].type)])
@@ -98,6 +99,9 @@ extension WriteTransaction {
                         deferred: &deferred))
             }
             soup.flush(&deferred)
+            if externalSpec != nil, let externalIdPath, soup.record.externalIdPath != externalIdPath {
+                soup.record.externalIdPath = externalIdPath  // the key its tombstones keep
+            }
             state.put(soup)
             if !unindexed.isEmpty { indexLater(unindexed, soup: soup.id) }
             return stored
@@ -155,11 +159,12 @@ extension WriteTransaction {
         let stored = try entry.stamped(entryID: id, lastModified: now)
         let bytes = stored.bytes
         try Self.checkSize(bytes, entryID: id, lastModified: now, position: position, limit: limits.documentBytes)
-        let indexed = try soup.indexedEntry(id: id, document: bytes)
+        var indexed = try soup.indexedEntry(id: id, document: bytes)
+        indexed.sequence = try takeSequence()
         if let previous {
             // The entry may be among the deferred new ones (an external id matched it).
             soup.flush(&deferred)
-            soup.remove(try soup.indexedEntry(id: id, document: previous.document))
+            soup.remove(try soup.indexedEntry(id: id, record: previous))
         }
         try checkUnique(indexed, in: soup)
         if previous == nil {
@@ -167,7 +172,9 @@ extension WriteTransaction {
         } else {
             soup.insert(indexed)
         }
-        recordPut(EntryKey(soup: soup.id, id: id), EntryRecord(created: previous?.created ?? now, document: bytes))
+        recordPut(
+            EntryKey(soup: soup.id, id: id),
+            EntryRecord(created: previous?.created ?? now, sequence: indexed.sequence, document: bytes))
         return stored
     }
 
@@ -195,6 +202,7 @@ extension WriteTransaction {
         leavingIndexes: Bool
     ) throws(StockpotError) -> [IndexedEntry] {
         let firstID = soup.record.nextEntryID
+        let firstSequence = try takeSequences(entries.count)
         let (now, documentBytes, extractor, soupName) = (now, limits.documentBytes, soup.extractor, soup.name)
         let prepared = Parallel.map(count: entries.count, minimumPerPart: Self.documentsPerPart) { offset in
             Result { () throws(StockpotError) -> PreparedEntry in
@@ -204,10 +212,11 @@ extension WriteTransaction {
                 try Self.checkSize(
                     document.bytes, entryID: id, lastModified: now, position: entries.startIndex + offset,
                     limit: documentBytes)
-                let record = EntryRecord(created: now, document: document.bytes)
-                return PreparedEntry(
-                    stored: document, record: record, encoded: record.encoded(),
-                    indexed: try incoming.indexedEntry(id: id, stamped: document.bytes, extractor: extractor, soupName: soupName))
+                let sequence = firstSequence + UInt64(offset)
+                let record = EntryRecord(created: now, sequence: sequence, document: document.bytes)
+                var indexed = try incoming.indexedEntry(id: id, stamped: document.bytes, extractor: extractor, soupName: soupName)
+                indexed.sequence = sequence
+                return PreparedEntry(stored: document, record: record, encoded: record.encoded(), indexed: indexed)
             }
         }
         reserveWrites(entries.count)
@@ -326,11 +335,25 @@ extension WriteTransaction {
         try atomically { () throws(StockpotError) in
             for id in ids where soup.contains(id) {
                 guard let record = try entryRecord(soup: soup.id, id: id) else { continue }
-                soup.remove(try soup.indexedEntry(id: id, document: record.document))
+                soup.remove(try soup.indexedEntry(id: id, record: record))
                 recordDelete(EntryKey(soup: soup.id, id: id))
+                recordTombstone(
+                    Tombstone(
+                        sequence: try takeSequence(), kind: .entryDeleted, soupID: soup.id, soupName: soup.name,
+                        entryID: id, time: now, key: Self.keyValue(of: record.document, path: soup.keyPath)))
             }
             state.put(soup)
         }
+    }
+}
+
+extension WriteTransaction {
+    /// The compact JSON of `document`'s value at `path` (objects only, as json1 reads), for a
+    /// tombstone's key; `nil` when there is no path, no value, or null.
+    static func keyValue(of document: [UInt8], path: String?) -> [UInt8]? {
+        guard let path, let value = try? DocumentDecoding.document(document) else { return nil }
+        guard let key = value.projectWithoutArrays(JSONPath(path)), !key.isNull else { return nil }
+        return JSONWriter.write(key)
     }
 }
 

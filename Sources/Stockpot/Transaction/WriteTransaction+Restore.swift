@@ -16,13 +16,17 @@ package struct RestoredEntry: Sendable {
     /// The document as UTF-8 JSON; its `_soupEntryId` and `_soupLastModifiedDate`, where present,
     /// must equal `id` and `lastModified`.
     package var document: [UInt8]
+    /// The sequence of its last change, when the source kept it (a version-2 dump); `nil`
+    /// takes the store's next one.
+    package var sequence: UInt64?
 
     /// Creates an entry.
-    package init(id: Int64, created: Int64, lastModified: Int64, document: [UInt8]) {
+    package init(id: Int64, created: Int64, lastModified: Int64, document: [UInt8], sequence: UInt64? = nil) {
         self.id = id
         self.created = created
         self.lastModified = lastModified
         self.document = document
+        self.sequence = sequence
     }
 }
 
@@ -73,17 +77,65 @@ extension WriteTransaction {
                         .limitExceeded,
                         "Entry \(entry.id) of soup \"\(soup.name)\" is \(bytes.count) bytes; the limit is \(limits.documentBytes).")
                 }
-                let indexed = try soup.indexedEntry(id: entry.id, document: bytes)
+                var indexed = try soup.indexedEntry(id: entry.id, document: bytes)
+                indexed.sequence = try restoredSequence(entry.sequence)
                 if let spec = soup.uniqueConflict(for: indexed) {
                     throw StockpotError(
                         .uniqueViolation,
                         "Entry \(entry.id) of soup \"\(soup.name)\" repeats a value at the unique path \"\(spec.path)\".")
                 }
                 soup.insert(indexed, deferring: &deferred)
-                recordPut(EntryKey(soup: soup.id, id: entry.id), EntryRecord(created: entry.created, document: bytes))
+                recordPut(
+                    EntryKey(soup: soup.id, id: entry.id),
+                    EntryRecord(created: entry.created, sequence: indexed.sequence, document: bytes))
             }
             soup.flush(&deferred)
             state.put(soup)
+        }
+    }
+
+    /// A restored change's sequence: the one it was given, which the store's last sequence
+    /// then covers, or the store's next.
+    ///
+    /// - Throws: `invalid_entry` for a given sequence of 0 or at or above 2^63.
+    private func restoredSequence(_ given: UInt64?) throws(StockpotError) -> UInt64 {
+        guard let given else { return try takeSequence() }
+        guard given >= 1, given < UInt64(Int64.max) else {
+            throw StockpotError(.invalidEntry, "The sequence \(given) is outside 1..<2^63.")
+        }
+        state.lastSequence = max(state.lastSequence, given)
+        return given
+    }
+
+    /// Restores a tombstone or soup event with the sequence it was given (a version-2 dump).
+    ///
+    /// - Throws: `invalid_entry` for a sequence of 0 or at or above 2^63.
+    package func restoreTombstone(
+        sequence: UInt64, kind: Change.Operation, soupName: String, entryID: Int64, time: Int64, key: [UInt8]?
+    ) throws(StockpotError) {
+        try atomically { () throws(StockpotError) in
+            let sequence = try restoredSequence(sequence)
+            let soupID = state.soup(named: soupName)?.id ?? 0
+            let kind: Tombstone.Kind = switch kind {
+            case .upsert, .delete: .entryDeleted
+            case .clear: .soupCleared
+            case .removeSoup: .soupRemoved
+            }
+            recordTombstone(
+                Tombstone(sequence: sequence, kind: kind, soupID: soupID, soupName: soupName, entryID: entryID, time: time, key: key))
+        }
+    }
+
+    /// Restores the store's last sequence and purge horizon (a version-2 dump's header): the
+    /// last sequence only moves up.
+    package func restoreSequenceState(lastSequence: UInt64, purgedThrough: UInt64) throws(StockpotError) {
+        guard lastSequence < UInt64(Int64.max), purgedThrough <= lastSequence else {
+            throw StockpotError(
+                .invalidEntry, "The last sequence \(lastSequence) and purge horizon \(purgedThrough) are not a valid pair.")
+        }
+        try atomically { () throws(StockpotError) in
+            state.lastSequence = max(state.lastSequence, lastSequence)
+            state.purgedThrough = max(state.purgedThrough, purgedThrough)
         }
     }
 

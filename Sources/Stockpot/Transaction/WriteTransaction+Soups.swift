@@ -60,6 +60,7 @@ extension WriteTransaction {
         let soup = try state.existingSoup(named: name)
         try atomically { () throws(StockpotError) in
             deleteAllEntries(of: soup)
+            recordSoupEvent(.soupCleared, of: soup, sequence: try takeSequence())
             state.put(SoupState(record: soup.record))
         }
     }
@@ -72,6 +73,7 @@ extension WriteTransaction {
         guard let soup = state.soup(named: name) else { return }
         try atomically { () throws(StockpotError) in
             deleteAllEntries(of: soup)
+            recordSoupEvent(.soupRemoved, of: soup, sequence: try takeSequence())
             state.remove(soup: soup.id)
         }
     }
@@ -82,6 +84,12 @@ extension WriteTransaction {
             recordDelete(EntryKey(soup: soup.id, id: entry.id))
             return true
         }
+    }
+
+    /// Records the one event that stands for every entry a clear or removal deleted.
+    private func recordSoupEvent(_ kind: Tombstone.Kind, of soup: SoupState, sequence: UInt64) {
+        recordTombstone(
+            Tombstone(sequence: sequence, kind: kind, soupID: soup.id, soupName: soup.name, entryID: 0, time: now, key: nil))
     }
 
     /// `fresh` (a soup with empty indexes) with every entry of `soup` indexed.
@@ -96,7 +104,7 @@ extension WriteTransaction {
                 guard let record = try entryRecord(soup: soup.id, id: entry.id) else {
                     throw StockpotError(.internal, "Entry \(entry.id) of soup \"\(soup.name)\" is indexed but not stored.")
                 }
-                entries.append(try fresh.indexedEntry(id: entry.id, document: record.document))
+                entries.append(try fresh.indexedEntry(id: entry.id, record: record))
                 return true
             } catch {
                 failure = error as? StockpotError ?? StockpotError(.internal, "\(error)")

@@ -110,6 +110,28 @@ public final class WriteTransaction {
         undoWritten.reserveCapacity(undoWritten.count + count)
     }
 
+    /// Takes the next sequence number (docs/changes.md) for one change of this transaction.
+    ///
+    /// - Throws: `limit_exceeded` when the store's sequences are used up.
+    func takeSequence() throws(StockpotError) -> UInt64 {
+        try takeSequences(1)
+    }
+
+    /// Takes `count` consecutive sequence numbers; returns the first.
+    func takeSequences(_ count: Int) throws(StockpotError) -> UInt64 {
+        // Kept below 2^63: the change index holds sequences as signed integers.
+        guard UInt64(Int64.max) - working.lastSequence >= UInt64(count) else {
+            throw StockpotError(.limitExceeded, "The store has used every sequence number.")
+        }
+        working.lastSequence += UInt64(count)
+        return working.lastSequence - UInt64(count) + 1
+    }
+
+    /// Records a tombstone or soup event.
+    func recordTombstone(_ tombstone: Tombstone) {
+        operations.append(.put(key: StoreKeys.tombstone(tombstone.sequence), value: tombstone.encoded()))
+    }
+
     /// Records a delete of entry `key`.
     func recordDelete(_ key: EntryKey) {
         undoWritten.append((key, written[key]))
@@ -123,8 +145,12 @@ public final class WriteTransaction {
         return try state.storedEntry(soup: soup, id: id)
     }
 
-    /// The engine batch: the entry operations, then every catalog record that changed.
-    func makeBatch() -> WriteBatch {
+    /// The engine batch: the entry operations, then every catalog record that changed, then
+    /// the store record. A batch that writes anything moves the sequence: when no change took
+    /// a number, the commit takes one of its own.
+    ///
+    /// - Throws: `limit_exceeded` when the store's sequences are used up.
+    func makeBatch() throws(StockpotError) -> WriteBatch {
         var batch = WriteBatch()
         for operation in operations {
             switch operation {
@@ -140,9 +166,13 @@ public final class WriteTransaction {
         for id in base.soups.keys where working.soups[id] == nil {
             batch.delete(StoreKeys.catalog(soup: id))
         }
-        if working.nextSoupID != base.nextSoupID {
-            batch.put(StoreKeys.storeRecord, StoreRecord(nextSoupID: working.nextSoupID).encoded())
+        guard !batch.isEmpty || working.nextSoupID != base.nextSoupID || working.purgedThrough != base.purgedThrough else {
+            return batch
         }
+        if working.lastSequence == base.lastSequence { _ = try takeSequence() }
+        let record = StoreRecord(
+            nextSoupID: working.nextSoupID, lastSequence: working.lastSequence, purgedThrough: working.purgedThrough)
+        batch.put(StoreKeys.storeRecord, record.encoded())
         return batch
     }
 }

@@ -12,18 +12,23 @@ package enum SoupIndexKind: UInt8, Sendable {
     case fullText = 2
 }
 
-/// One entry as an index sees it: its id and the values of every field of its soup (in the
-/// order of the soup's index specs). Each index reads the fields it was made for.
+/// One entry as an index sees it: its id, the values of every field of its soup (in the
+/// order of the soup's index specs) and the sequence of its last change. Each index reads the
+/// fields it was made for.
 package struct IndexedEntry: Sendable {
     /// The entry id.
     package var id: Int64
     /// The soup's field values for this entry.
     package var values: [IndexValue]
+    /// The store's sequence of the entry's last change (docs/changes.md), which the store's
+    /// change index orders entries by; 0 where no change index reads it.
+    package var sequence: UInt64
 
     /// Creates an entry.
-    package init(id: Int64, values: [IndexValue]) {
+    package init(id: Int64, values: [IndexValue], sequence: UInt64 = 0) {
         self.id = id
         self.values = values
+        self.sequence = sequence
     }
 }
 

@@ -108,6 +108,9 @@ package struct ExecSession {
         case "closeCursor": return try closeCursor(arguments)
         case "stats": return try store.stats().jsonValue
         case "compact": return try store.compact().jsonValue
+        case "getLastSeq": return .integer(Int64(bitPattern: store.lastSequence))
+        case "getChanges": return try getChanges(arguments)
+        case "purgeTombstones": return try purgeTombstones(arguments)
         default:
             throw StockpotError(.unknownOp, "The operation \"\(op)\" does not exist.")
         }

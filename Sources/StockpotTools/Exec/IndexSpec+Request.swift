@@ -1,5 +1,6 @@
 // Index specs as the exec protocol writes them: `{"path": string, "type": string}` plus an
-// optional `"unique": true`; types matched ignoring case and reported in lower case.
+// optional `"unique": true` and `"default": "newid"`; types matched ignoring case and reported
+// in lower case.
 
 import Stockpot
 import StockpotJSON
@@ -30,17 +31,27 @@ extension IndexSpec {
                     .invalidIndexSpec,
                     "The index type \"\(typeName)\" of path \"\(path)\" is unknown; use string, integer, floating, full_text or json1.")
             }
-            specs.append(IndexSpec(path: path, type: type, unique: try spec.bool("unique", default: false)))
+            var defaultValue: IndexDefault?
+            if let given = try spec.optionalString("default") {
+                guard let known = IndexDefault(rawValue: given) else {
+                    throw StockpotError(
+                        .invalidIndexSpec, "The default \"\(given)\" of path \"\(path)\" is unknown; the one default is \"newid\".")
+                }
+                defaultValue = known
+            }
+            specs.append(IndexSpec(path: path, type: type, unique: try spec.bool("unique", default: false), default: defaultValue))
         }
         return specs
     }
 
-    /// The spec as the protocol reports it: `path`, lower-case `type`, and `unique` when set.
+    /// The spec as the protocol reports it: `path`, lower-case `type`, `unique` and `default`
+    /// when set.
     var jsonValue: JSONValue {
         var object = JSONObject()
         object["path"] = .string(path)
         object["type"] = .string(type.rawValue)
         if unique { object["unique"] = .bool(true) }
+        if let defaultValue { object["default"] = .string(defaultValue.rawValue) }
         return .object(object)
     }
 }

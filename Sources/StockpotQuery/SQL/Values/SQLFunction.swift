@@ -5,6 +5,8 @@
 package enum SQLScalarFunction: String, Sendable, Hashable, CaseIterable {
     case lower, upper, length, abs, round, substr, trim, ltrim, rtrim, replace, coalesce, ifnull,
         nullif, typeof, instr
+    /// `newid()`: a fresh RFC 9562 version-7 UUID as lowercase text (UltraLite's NEWID()).
+    case newid
     /// `min(a, b, ...)` with two or more arguments.
     case min
     /// `max(a, b, ...)` with two or more arguments.
@@ -13,6 +15,7 @@ package enum SQLScalarFunction: String, Sendable, Hashable, CaseIterable {
     /// The argument counts the function takes (an upper bound of nil: any number).
     var arity: (minimum: Int, maximum: Int?) {
         switch self {
+        case .newid: (0, 0)
         case .lower, .upper, .length, .abs, .typeof: (1, 1)
         case .round, .trim, .ltrim, .rtrim: (1, 2)
         case .substr: (2, 3)

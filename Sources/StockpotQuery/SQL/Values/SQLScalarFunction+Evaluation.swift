@@ -1,5 +1,7 @@
 // Calling a scalar function: the dispatch, and the functions that pick among their arguments
-// (coalesce, ifnull, nullif, typeof, min, max) or work on numbers (abs, round).
+// (coalesce, ifnull, nullif, typeof, min, max) or work on numbers (abs, round), and newid.
+
+import StockpotCore
 
 extension SQLScalarFunction {
     /// The function applied to `arguments` (already checked by ``SQLFunctionCall/resolve``).
@@ -24,6 +26,7 @@ extension SQLScalarFunction {
         case .typeof: return .text(arguments[0].typeName)
         case .min: return Self.extreme(arguments, maximum: false)
         case .max: return Self.extreme(arguments, maximum: true)
+        case .newid: return .text(UUIDv7.next())
         }
     }
 
