@@ -58,13 +58,50 @@ import StockpotTestSupport
     }
 
     @Test func entryRecordsRoundTrip() throws {
-        let record = EntryRecord(created: 1_764_500_000_123, document: Array("{\"a\":1}".utf8))
+        let record = EntryRecord(created: 1_764_500_000_123, sequence: 0x0102, document: Array("{\"a\":1}".utf8))
         let bytes = record.encoded()
-        // The document, then created (i64 LE) and the version byte.
-        #expect(bytes == Array("{\"a\":1}".utf8) + [0x7B, 0x4D, 0x65, 0xD4, 0x9A, 0x01, 0x00, 0x00] + [1])
+        // The document, then created (i64 LE), the sequence (u64 LE) and the version byte 2.
+        #expect(
+            bytes == Array("{\"a\":1}".utf8) + [0x7B, 0x4D, 0x65, 0xD4, 0x9A, 0x01, 0x00, 0x00]
+                + [0x02, 0x01, 0, 0, 0, 0, 0, 0] + [2])
         #expect(EntryRecord(decoding: bytes) == record)
-        #expect(EntryRecord(decoding: bytes.dropLast() + [2]) == nil)
-        #expect(EntryRecord(decoding: Array(bytes.suffix(5))) == nil)
+        #expect(EntryRecord(decoding: bytes.dropLast() + [3]) == nil)
+        #expect(EntryRecord(decoding: Array(bytes.suffix(9))) == nil)
+    }
+
+    @Test func version1EntryRecordsDeriveTheirSequenceFromTheSoupsBase() throws {
+        // A record written before sequences: document, created, version byte 1.
+        let bytes = Array("{\"a\":1}".utf8) + [0x7B, 0x4D, 0x65, 0xD4, 0x9A, 0x01, 0x00, 0x00] + [1]
+        let record = try #require(EntryRecord(decoding: bytes))
+        #expect(record.document == Array("{\"a\":1}".utf8))
+        #expect(record.created == 1_764_500_000_123)
+        #expect(record.storedSequence == nil)
+        #expect(try record.sequence(legacyBase: 100, id: 7, soupName: "s") == 107)
+        #expect(throws: StockpotError.self) { try record.sequence(legacyBase: nil, id: 7, soupName: "s") }
+    }
+
+    @Test func storeRecordsRoundTripAndReadVersion1() throws {
+        let record = StoreRecord(nextSoupID: 3, lastSequence: 0x0102_0304, purgedThrough: 9)
+        let bytes = record.encoded()
+        #expect(bytes == [2, 3, 0, 0, 0, 4, 3, 2, 1, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0])
+        #expect(StoreRecord(decoding: bytes) == record)
+        let old = try #require(StoreRecord(decoding: [1, 5, 0, 0, 0]))
+        #expect(old.isVersion1 && old.nextSoupID == 5 && old.lastSequence == 0)
+        #expect(StoreRecord(decoding: [2, 5, 0, 0, 0]) == nil)
+    }
+
+    @Test func tombstonesRoundTrip() throws {
+        let tombstone = Tombstone(
+            sequence: 12, kind: .entryDeleted, soupID: 4, soupName: "Accounts \"ü\"", entryID: 77, time: 1_700_000_000_000,
+            key: Array("\"01a2\"".utf8))
+        #expect(Tombstone(sequence: 12, decoding: tombstone.encoded()) == tombstone)
+        let event = Tombstone(sequence: 13, kind: .soupRemoved, soupID: 4, soupName: "s", entryID: 0, time: 1, key: nil)
+        #expect(Tombstone(sequence: 13, decoding: event.encoded()) == event)
+        #expect(Tombstone(sequence: 13, decoding: event.encoded() + [0]) == nil)
+        #expect(Tombstone(sequence: 13, decoding: Array(event.encoded().dropLast())) == nil)
+        #expect(StoreKeys.sequence(ofTombstoneKey: StoreKeys.tombstone(0x0A0B)) == 0x0A0B)
+        // Big-endian sequences: keys sort in sequence order.
+        #expect(StoreKeys.tombstone(255).lexicographicallyPrecedes(StoreKeys.tombstone(256)))
     }
 
     @Test func keysSortCatalogFirstAndEntriesByID() {
