@@ -33,7 +33,7 @@ extension StoreView {
         entries.reserveCapacity(soup.count)
         var highest: Int64 = 0
         do {
-            try forEachEntry(in: soup.name) { id, _, document in
+            try forEachEntry(in: soup.name) { id, _, _, document in
                 entries.append(try soup.indexedEntry(id: id, document: document))
                 highest = max(highest, id)
                 return true

@@ -35,7 +35,10 @@ extension WriteTransaction {
     ///
     /// - Throws: `invalid_soup_name` (also when the soup exists), `no_index_specs`,
     ///   `invalid_index_spec`, `limit_exceeded`; `invalid_entry` for a high-water mark below 1.
-    package func restoreSoup(_ name: String, indexSpecs: [IndexSpec], nextEntryID: Int64) throws(StockpotError) {
+    package func restoreSoup(
+        _ name: String, indexSpecs: [IndexSpec], nextEntryID: Int64, externalIdPath: String? = nil
+    ) throws(StockpotError) {
+        takesCommitSequence = false
         try IndexSpec.validateSoupName(name, limits: limits)
         guard state.soup(named: name) == nil else {
             throw StockpotError(.invalidSoupName, "The soup \"\(name)\" exists already.")
@@ -47,6 +50,7 @@ extension WriteTransaction {
         try atomically { () throws(StockpotError) in
             var soup = try state.existingSoup(named: name)
             soup.record.nextEntryID = nextEntryID
+            soup.record.externalIdPath = externalIdPath
             state.put(soup)
         }
     }
@@ -59,6 +63,7 @@ extension WriteTransaction {
     ///   whose system fields disagree with the entry, or an id that exists or is out of range;
     ///   `unique_violation`; `limit_exceeded`.
     package func restore(_ entries: [RestoredEntry], into soupName: String) throws(StockpotError) {
+        takesCommitSequence = false
         try atomically { () throws(StockpotError) in
             var soup = try state.existingSoup(named: soupName)
             var deferred: [IndexedEntry] = []
@@ -113,6 +118,7 @@ extension WriteTransaction {
     package func restoreTombstone(
         sequence: UInt64, kind: Change.Operation, soupName: String, entryID: Int64, time: Int64, key: [UInt8]?
     ) throws(StockpotError) {
+        takesCommitSequence = false
         try atomically { () throws(StockpotError) in
             let sequence = try restoredSequence(sequence)
             let soupID = state.soup(named: soupName)?.id ?? 0
@@ -133,6 +139,7 @@ extension WriteTransaction {
             throw StockpotError(
                 .invalidEntry, "The last sequence \(lastSequence) and purge horizon \(purgedThrough) are not a valid pair.")
         }
+        takesCommitSequence = false
         try atomically { () throws(StockpotError) in
             state.lastSequence = max(state.lastSequence, lastSequence)
             state.purgedThrough = max(state.purgedThrough, purgedThrough)

@@ -43,6 +43,10 @@ public final class WriteTransaction {
     var written: [EntryKey: EntryRecord?] = [:]
     /// While a method runs: how to undo its changes to `written`.
     private var undoWritten: [(EntryKey, EntryRecord??)] = []
+    /// Whether a commit that took no sequence for a change takes one of its own (see
+    /// ``makeBatch()``). A restore turns it off: it writes the sequences it is given, and
+    /// its soups' registrations must not move the counter past the source's.
+    var takesCommitSequence = true
     /// Milliseconds since the epoch, the modification time of everything written.
     let now: Int64
     let limits: StoreLimits
@@ -166,10 +170,12 @@ public final class WriteTransaction {
         for id in base.soups.keys where working.soups[id] == nil {
             batch.delete(StoreKeys.catalog(soup: id))
         }
-        guard !batch.isEmpty || working.nextSoupID != base.nextSoupID || working.purgedThrough != base.purgedThrough else {
+        guard !batch.isEmpty || working.nextSoupID != base.nextSoupID || working.purgedThrough != base.purgedThrough
+            || working.lastSequence != base.lastSequence
+        else {
             return batch
         }
-        if working.lastSequence == base.lastSequence { _ = try takeSequence() }
+        if working.lastSequence == base.lastSequence, takesCommitSequence { _ = try takeSequence() }
         let record = StoreRecord(
             nextSoupID: working.nextSoupID, lastSequence: working.lastSequence, purgedThrough: working.purgedThrough)
         batch.put(StoreKeys.storeRecord, record.encoded())

@@ -85,7 +85,7 @@ public struct DumpCommand: ParsableCommand {
     /// Writes the dump of one view to `output` (everything but the final flush).
     package static func write(_ view: StoreView, to output: ByteOutput, progress: ProgressBar? = nil) throws(ToolFailure) {
         let writer = DumpWriter(output: output)
-        try writer.writeHeader()
+        try writer.writeHeader(lastSequence: view.lastSequence, purgedThrough: view.purgedThrough)
         for name in view.allSoupNames() {
             let soup: SoupDescription
             do {
@@ -95,9 +95,9 @@ public struct DumpCommand: ParsableCommand {
             }
             try writer.writeSoup(soup)
             do {
-                try view.forEachEntry(in: name) { id, created, document in
+                try view.forEachEntry(in: name) { id, created, sequence, document in
                     let lastModified = try Self.lastModified(of: document, id: id, soup: name)
-                    try writer.writeEntry(id: id, created: created, lastModified: lastModified, document: document)
+                    try writer.writeEntry(id: id, created: created, lastModified: lastModified, sequence: sequence, document: document)
                     if writer.entries % 1024 == 0 { progress?.update(entries: writer.entries, bytes: output.byteCount) }
                     return true
                 }
@@ -108,6 +108,15 @@ public struct DumpCommand: ParsableCommand {
             } catch {
                 throw ToolFailure("cannot read soup \"\(name)\": \(error)")
             }
+        }
+        do {
+            try view.forEachTombstone { tombstone in try writer.writeTombstone(tombstone) }
+        } catch let failure as ToolFailure {
+            throw failure
+        } catch let error as StockpotError {
+            throw ToolFailure(error, doing: "cannot read the tombstones")
+        } catch {
+            throw ToolFailure("cannot read the tombstones: \(error)")
         }
         try writer.writeTrailer()
     }

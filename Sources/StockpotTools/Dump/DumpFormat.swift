@@ -8,8 +8,8 @@ import StockpotStorage
 package enum DumpFormat {
     /// The header's `format` value.
     package static let formatName = "stockpot-dump"
-    /// The format version this code writes and reads.
-    package static let version: Int64 = 1
+    /// The format version this code writes; it reads this one and version 1.
+    package static let version: Int64 = 2
     /// The multiplier of the line checksum.
     static let checksumMultiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
 
@@ -17,6 +17,7 @@ package enum DumpFormat {
     static let entryPrefix = Array(#"{"id":"#.utf8)
     static let createdInfix = Array(#","created":"#.utf8)
     static let lastModifiedInfix = Array(#","lastModified":"#.utf8)
+    static let sequenceInfix = Array(#","seq":"#.utf8)
     static let documentInfix = Array(#","doc":"#.utf8)
 }
 

@@ -1,12 +1,18 @@
-// Reads and checks a dump file (docs/format/dump.md) line by line: the header and its
-// version, soup lines, entry lines (a fast path for the writer's exact shape, JSONReader for
-// anything else), counts, id order and the trailer's checksum. Every problem names its line.
+// Reads and checks a dump file (docs/format/dump.md, versions 1 and 2) line by line: the
+// header and its version, soup lines, entry lines (a fast path for the writer's exact shape,
+// JSONReader for anything else), tombstone lines, counts, id and sequence order and the
+// trailer's checksum. Every problem names its line.
 
 import Stockpot
 import StockpotJSON
 
 /// What a dump line holds, once checked.
 package enum DumpEvent: Sendable {
+    /// A version-2 header: the store's last sequence and purge horizon, to restore once
+    /// everything else is written.
+    case sequences(last: UInt64, purgedThrough: UInt64)
+    /// A tombstone line (version 2), with its line number.
+    case tombstone(TombstoneDescription, line: Int)
     /// A soup line: the soup to create before its entries.
     case soup(SoupDescription)
     /// An entry line of the current soup, with its line number and the byte column where its
@@ -43,6 +49,16 @@ package struct DumpReader {
     private var current: (name: String, expected: Int, seen: Int, nextEntryID: Int64, lastID: Int64)?
     private var soupCount = 0
     private var entryCount = 0
+    private var tombstoneCount = 0
+    /// The header's format version.
+    private var version: Int64 = 0
+    /// A version-2 header's last sequence and purge horizon.
+    private var lastSequence: UInt64 = 0
+    private var purgedThrough: UInt64 = 0
+    /// The sequence of the last tombstone line, which must ascend.
+    private var lastTombstone: UInt64 = 0
+    /// Whether tombstone lines have begun (no soup or entry line may follow).
+    private var inTombstones = false
     /// Bytes read so far, for progress.
     package private(set) var bytesRead = 0
 
@@ -70,9 +86,10 @@ package struct DumpReader {
             if !sawHeader {
                 try readHeader(line)
                 checksum.add(line)
+                if version >= 2 { return .sequences(last: lastSequence, purgedThrough: purgedThrough) }
                 continue
             }
-            if let entry = try fastEntry(line) {
+            if !inTombstones, let entry = try fastEntry(line) {
                 checksum.add(line)
                 return .entry(try accept(entry), line: lineNumber, documentColumn: line.count - entry.document.count)
             }
@@ -83,6 +100,8 @@ package struct DumpReader {
                 return .end(soups: soupCount, entries: entryCount)
             }
             checksum.add(line)
+            if object["tombstone"] != nil { return .tombstone(try readTombstone(object), line: lineNumber) }
+            guard !inTombstones else { throw problem("a soup or entry line comes after the tombstone lines") }
             if object["soup"] != nil { return .soup(try readSoup(object)) }
             if object["id"] != nil { return .entry(try accept(try slowEntry(object)), line: lineNumber, documentColumn: nil) }
             throw problem("the line is not a soup, entry or trailer line")
@@ -139,11 +158,57 @@ package struct DumpReader {
         guard format == DumpFormat.formatName else {
             throw problem("the header's format is \"\(format)\", not \"\(DumpFormat.formatName)\"")
         }
-        let version = try integer(object, "version")
-        guard version == DumpFormat.version else {
-            throw problem("the dump's format version is \(version); this stockpot reads version \(DumpFormat.version)")
+        version = try integer(object, "version")
+        guard version == 1 || version == DumpFormat.version else {
+            throw problem("the dump's format version is \(version); this stockpot reads versions 1 and \(DumpFormat.version)")
+        }
+        if version >= 2 {
+            let last = try integer(object, "lastSeq")
+            let purged = try integer(object, "purgedThrough")
+            guard last >= 0, last < Int64.max, purged >= 0, purged <= last else {
+                throw problem("the header's \"lastSeq\" \(last) and \"purgedThrough\" \(purged) are not sequences with purgedThrough <= lastSeq")
+            }
+            (lastSequence, purgedThrough) = (UInt64(last), UInt64(purged))
         }
         sawHeader = true
+    }
+
+    /// A tombstone line: a sequence above the purge horizon and every tombstone before it,
+    /// at most the last sequence.
+    private mutating func readTombstone(_ object: JSONObject) throws(DumpProblem) -> TombstoneDescription {
+        guard version >= 2 else { throw problem("a version-1 dump has no tombstone lines") }
+        if !inTombstones {
+            try closeSoup()
+            inTombstones = true
+        }
+        let sequence = try integer(object, "tombstone")
+        guard sequence > 0, UInt64(sequence) > purgedThrough, UInt64(sequence) <= lastSequence, UInt64(sequence) > lastTombstone else {
+            throw problem(
+                "the tombstone's sequence \(sequence) must be above \(max(purgedThrough, lastTombstone)) (the purge horizon and the tombstone before it) and at most \(lastSequence)")
+        }
+        guard case .string(let soup)? = object["soup"], !soup.isEmpty else { throw problem("\"soup\" is not a soup name") }
+        guard case .string(let opName)? = object["op"], let operation = Change.Operation(rawValue: opName), operation != .upsert else {
+            throw problem("\"op\" must be \"delete\", \"clear\" or \"removeSoup\"")
+        }
+        var entryID: Int64 = 0
+        if operation == .delete {
+            entryID = try integer(object, "id")
+            guard entryID >= 1 else { throw problem("a deleted entry's \"id\" must be at least 1") }
+        }
+        let time = try integer(object, "time")
+        lastTombstone = UInt64(sequence)
+        tombstoneCount += 1
+        return TombstoneDescription(
+            sequence: UInt64(sequence), operation: operation, soupName: soup, entryID: entryID, time: time,
+            key: object["key"].map { JSONWriter.write($0) })
+    }
+
+    /// A version-2 entry's sequence: 1 to the header's last sequence.
+    private func checkSequence(_ entry: RestoredEntry) throws(DumpProblem) {
+        guard version >= 2 else { return }
+        guard let sequence = entry.sequence, sequence >= 1, sequence <= lastSequence else {
+            throw problem("entry \(entry.id) has no \"seq\" from 1 to the header's last sequence \(lastSequence)")
+        }
     }
 
     private mutating func readSoup(_ object: JSONObject) throws(DumpProblem) -> SoupDescription {
@@ -170,7 +235,20 @@ package struct DumpReader {
             case .bool(true)?: unique = true
             default: throw problem("the soup \"\(name)\" has a bad \"unique\" in \(value.jsonText)")
             }
-            specs.append(IndexSpec(path: path, type: type, unique: unique))
+            var defaultValue: IndexDefault?
+            if let given = spec["default"] {
+                guard case .string(let text) = given, let known = IndexDefault(rawValue: text) else {
+                    throw problem("the soup \"\(name)\" has a bad \"default\" in \(value.jsonText)")
+                }
+                defaultValue = known
+            }
+            specs.append(IndexSpec(path: path, type: type, unique: unique, default: defaultValue))
+        }
+        var externalIdPath: String?
+        switch object["externalIdPath"] {
+        case nil: break
+        case .string(let path)?: externalIdPath = path
+        default: throw problem("the soup \"\(name)\" has an \"externalIdPath\" that is not a string")
         }
         let nextEntryID = try integer(object, "nextEntryId")
         guard nextEntryID >= 1 else { throw problem("\"nextEntryId\" must be at least 1") }
@@ -180,7 +258,7 @@ package struct DumpReader {
         }
         current = (name, Int(count), 0, nextEntryID, 0)
         soupCount += 1
-        return SoupDescription(name: name, specs: specs, nextEntryID: nextEntryID, count: Int(count))
+        return SoupDescription(name: name, specs: specs, nextEntryID: nextEntryID, count: Int(count), externalIdPath: externalIdPath)
     }
 
     /// Checks that the soup being read had all its entries.
@@ -223,13 +301,19 @@ package struct DumpReader {
             }
             guard literal(DumpFormat.entryPrefix), let id = number(),
                 literal(DumpFormat.createdInfix), let created = number(),
-                literal(DumpFormat.lastModifiedInfix), let lastModified = number(),
-                literal(DumpFormat.documentInfix),
+                literal(DumpFormat.lastModifiedInfix), let lastModified = number()
+            else { return nil }
+            var sequence: UInt64?
+            if literal(DumpFormat.sequenceInfix) {
+                guard let given = number(), given >= 0 else { return nil }
+                sequence = UInt64(given)
+            }
+            guard literal(DumpFormat.documentInfix),
                 raw.count - position >= 3, raw[position] == UInt8(ascii: "{"), raw[raw.count - 1] == UInt8(ascii: "}"),
                 raw[raw.count - 2] == UInt8(ascii: "}")
             else { return nil }
             let document = Array(UnsafeRawBufferPointer(rebasing: raw[position..<(raw.count - 1)]))
-            return RestoredEntry(id: id, created: created, lastModified: lastModified, document: document)
+            return RestoredEntry(id: id, created: created, lastModified: lastModified, document: document, sequence: sequence)
         }
     }
 
@@ -241,7 +325,14 @@ package struct DumpReader {
         guard case .object? = object["doc"], let document = object["doc"] else {
             throw problem("\"doc\" is missing or not a JSON object")
         }
-        return RestoredEntry(id: id, created: created, lastModified: lastModified, document: JSONWriter.write(document))
+        var sequence: UInt64?
+        if object["seq"] != nil {
+            let given = try integer(object, "seq")
+            guard given >= 0 else { throw problem("\"seq\" must not be negative") }
+            sequence = UInt64(given)
+        }
+        return RestoredEntry(
+            id: id, created: created, lastModified: lastModified, document: JSONWriter.write(document), sequence: sequence)
     }
 
     /// Checks an entry against its soup: order, range, count.
@@ -258,6 +349,7 @@ package struct DumpReader {
                     ? "entry \(entry.id) of soup \"\(soup.name)\" appears twice"
                     : "entry \(entry.id) of soup \"\(soup.name)\" comes after entry \(soup.lastID); ids must ascend")
         }
+        try checkSequence(entry)
         guard soup.seen < soup.expected else {
             throw problem("the soup \"\(soup.name)\" has more than the \(soup.expected) entries its line announces")
         }
@@ -275,6 +367,12 @@ package struct DumpReader {
         let entries = try integer(object, "entries")
         guard soups == soupCount, entries == entryCount else {
             throw problem("the trailer counts \(soups) soups and \(entries) entries; the dump holds \(soupCount) and \(entryCount)")
+        }
+        if version >= 2 {
+            let tombstones = try integer(object, "tombstones")
+            guard tombstones == tombstoneCount else {
+                throw problem("the trailer counts \(tombstones) tombstones; the dump holds \(tombstoneCount)")
+            }
         }
         guard case .string(let hex)? = object["checksum"] else { throw problem("the trailer has no checksum") }
         guard hex == checksum.hex else {

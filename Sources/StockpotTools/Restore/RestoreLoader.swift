@@ -1,6 +1,6 @@
 // Feeds a dump's events into a store: each soup created with its specs and id high-water
-// mark, its entries written with their ids and dates, 1,000 per transaction. A refused entry
-// is named by its dump line.
+// mark, its entries written with their ids, dates and sequences, 1,000 per transaction, then
+// the tombstones and the store's sequence state. A refused entry is named by its dump line.
 
 import Stockpot
 import StockpotJSON
@@ -39,6 +39,8 @@ package struct RestoreLoader {
         var reader = DumpReader(fileDescriptor: fileDescriptor)
         var summary = Summary()
         var soup: String?
+        var sequences: (last: UInt64, purgedThrough: UInt64)?
+        var tombstones: [TombstoneDescription] = []
         var batch: [Pending] = []
         batch.reserveCapacity(batchSize)
         while true {
@@ -50,6 +52,18 @@ package struct RestoreLoader {
             }
             guard let event else { break }
             switch event {
+            case .sequences(let last, let purgedThrough):
+                sequences = (last, purgedThrough)
+            case .tombstone(let tombstone, let line):
+                if let soup { try write(batch, into: soup) }
+                summary.entries += batch.count
+                batch.removeAll()
+                soup = nil
+                tombstones.append(tombstone)
+                if tombstones.count == batchSize {
+                    try write(tombstones, line: line)
+                    tombstones.removeAll(keepingCapacity: true)
+                }
             case .soup(let description):
                 if let soup { try write(batch, into: soup) }
                 summary.entries += batch.count
@@ -69,6 +83,9 @@ package struct RestoreLoader {
                 if let soup { try write(batch, into: soup) }
                 summary.entries += batch.count
                 batch.removeAll()
+                try write(tombstones, line: reader.lineNumber)
+                tombstones.removeAll()
+                if let sequences { try restore(sequences, line: reader.lineNumber) }
             }
         }
         summary.bytes = reader.bytesRead
@@ -76,10 +93,46 @@ package struct RestoreLoader {
         return summary
     }
 
+    /// Writes tombstones (a version-2 dump's) with their sequences.
+    private func write(_ tombstones: [TombstoneDescription], line: Int) throws(ToolFailure) {
+        guard !tombstones.isEmpty else { return }
+        do {
+            try store.write { transaction in
+                for tombstone in tombstones {
+                    try transaction.restoreTombstone(
+                        sequence: tombstone.sequence, kind: tombstone.operation, soupName: tombstone.soupName,
+                        entryID: tombstone.entryID, time: tombstone.time, key: tombstone.key)
+                }
+            }
+        } catch let error as StockpotError where error.code != .ioError {
+            throw ToolFailure("line \(line): the tombstones cannot be written: \(error.message)", status: .dataError)
+        } catch let error as StockpotError {
+            throw ToolFailure(error, doing: "cannot write the tombstones")
+        } catch {
+            throw ToolFailure("cannot write the tombstones: \(error)")
+        }
+    }
+
+    /// Restores the store's last sequence and purge horizon (a version-2 dump's header).
+    private func restore(_ sequences: (last: UInt64, purgedThrough: UInt64), line: Int) throws(ToolFailure) {
+        do {
+            try store.write { transaction in
+                try transaction.restoreSequenceState(lastSequence: sequences.last, purgedThrough: sequences.purgedThrough)
+            }
+        } catch let error as StockpotError where error.code != .ioError {
+            throw ToolFailure("line \(line): the sequence state cannot be restored: \(error.message)", status: .dataError)
+        } catch let error as StockpotError {
+            throw ToolFailure(error, doing: "cannot restore the sequence state")
+        } catch {
+            throw ToolFailure("cannot restore the sequence state: \(error)")
+        }
+    }
+
     private func create(_ soup: SoupDescription, line: Int) throws(ToolFailure) {
         do {
             try store.write { transaction in
-                try transaction.restoreSoup(soup.name, indexSpecs: soup.specs, nextEntryID: soup.nextEntryID)
+                try transaction.restoreSoup(
+                    soup.name, indexSpecs: soup.specs, nextEntryID: soup.nextEntryID, externalIdPath: soup.externalIdPath)
             }
         } catch let error as StockpotError where error.code != .ioError {
             throw ToolFailure("line \(line): the soup \"\(soup.name)\" cannot be created: \(error.message)", status: .dataError)

@@ -32,9 +32,14 @@ struct DumpDamage: CustomTestStringConvertible, Sendable {
         DumpDamage(name: "missing header", apply: { joined(Array($0[1...])) }, line: { _ in 1 }, words: "dump header"),
         DumpDamage(name: "wrong version", apply: { lines in
             var lines = lines
-            lines[0] = lines[0].replacingOccurrences(of: #""version":1"#, with: #""version":7"#)
+            lines[0] = lines[0].replacingOccurrences(of: #""version":2"#, with: #""version":7"#)
             return joined(lines)
         }, line: { _ in 1 }, words: "version is 7"),
+        DumpDamage(name: "entry sequence past the header's last sequence", apply: { lines in
+            var lines = lines
+            lines[3] = lines[3].replacingOccurrences(of: #","seq":"#, with: #","seq":99"#)
+            return joined(lines)
+        }, line: { _ in 4 }, words: "no \"seq\" from 1 to the header's last sequence"),
         DumpDamage(name: "bad JSON line", apply: { lines in
             var lines = lines
             lines[5] = "{\"id\":4,oops}"
