@@ -2,7 +2,10 @@
 // time), then alters the soup's index specs round three sets (A, B, C), with an upsert now and then,
 // printing "ready" once the soup exists and "altered N SPECSET" after each alterSoup has
 // returned (and so is durable).
-// The alterSoup crash test kills it with SIGKILL at random moments.
+// store-crash-writer DIRECTORY feed SEED: inserts, updates and deletes entries of soup "f" at
+// random, each document carrying in "expect" the sequence its change must get, printing
+// "acked SEQ" after each commit has returned.
+// The crash tests kill it with SIGKILL at random moments.
 
 import Stockpot
 
@@ -36,9 +39,54 @@ func document(_ i: Int) -> JSONValue {
      "t": .string("word\(i % 13) other\(i % 5)")]
 }
 
+/// The change-feed workload: never returns.
+func runFeed(directory: String, seed: UInt64) throws -> Never {
+    let store = try Store.open(directory: directory)
+    var state = seed | 1
+    func random(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+    let specs = [IndexSpec(path: "k", type: .string, unique: true, default: .newID), IndexSpec(path: "v", type: .integer)]
+    try store.registerSoup("f", indexSpecs: specs)
+    writeLine("ready")
+    while true {
+        let last = store.lastSequence
+        switch random(10) {
+        case 0..<5:
+            let count = 1 + random(3)
+            _ = try store.upsert(
+                (0..<count).map { ["v": .integer(Int64(random(1000))), "expect": .integer(Int64(last) + 1 + Int64($0))] },
+                into: "f")
+        case 5..<8:
+            let count = try store.view().count(of: "f")
+            guard count > 0 else { continue }
+            let row = try store.query(.all(pageSize: 1), in: "f", page: random(count)).rows[0]
+            guard case .object(var document) = row else { continue }
+            document["expect"] = .integer(Int64(last) + 1)
+            _ = try store.upsert([.object(document)], into: "f")
+        default:
+            let count = try store.view().count(of: "f")
+            guard count > 0 else { continue }
+            let row = try store.query(.all(pageSize: 1), in: "f", page: random(count)).rows[0]
+            guard case .object(let document) = row, case .integer(let id)? = document["_soupEntryId"] else { continue }
+            try store.delete([id], from: "f")
+        }
+        writeLine("acked \(store.lastSequence)")
+    }
+}
+
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[2] == "feed" {
+    do {
+        try runFeed(directory: arguments[1], seed: UInt64(arguments[3]) ?? 1)
+    } catch {
+        writeLine("error: \(error)")
+        exit(1)
+    }
+}
 guard arguments.count == 2 else {
-    writeLine("usage: store-crash-writer DIRECTORY")
+    writeLine("usage: store-crash-writer DIRECTORY [feed SEED]")
     exit(64)
 }
 do {

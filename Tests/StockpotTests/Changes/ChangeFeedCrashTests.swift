@@ -1,0 +1,99 @@
+// A child process writes entries whose documents carry the sequence their change must get,
+// and is killed with SIGKILL at random moments; after each kill the store must open with at
+// least the last acknowledged sequence, its feed must list every live entry once at the
+// sequence its document expects, in strictly increasing order, and the next write must get a
+// sequence above every earlier one. STOCKPOT_FEED_KILLS sets the kills (8 by default).
+
+import Foundation
+import Stockpot
+import StockpotTestSupport
+import Testing
+
+@Suite(.serialized) struct ChangeFeedCrashTests {
+    private var writerURL: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("StoreCrashWriter")
+    }
+
+    @Test func sequencesSurviveKillsAndNeverGoBack() throws {
+        let kills = TestEnvironment.integer("STOCKPOT_FEED_KILLS", default: 8)
+        let seed = TestEnvironment.seed("STOCKPOT_CRASH_SEED", default: 20_261_204)
+        #expect(FileManager.default.isExecutableFile(atPath: writerURL.path), "missing \(writerURL.path)")
+        try withTemporaryDirectory { directory in
+            var random = SeededRandom(seed: seed)
+            var highest: UInt64 = 0
+            var acknowledgedWrites = 0
+            for round in 0..<kills {
+                let context = "seed \(seed), round \(round)"
+                let process = Process()
+                process.executableURL = writerURL
+                process.arguments = [directory, "feed", String(random.next() % 1_000_000)]
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                var printed = readUntilReady(output.fileHandleForReading)
+                Thread.sleep(forTimeInterval: Double(30 + random.below(200)) / 1000)
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                #expect(!printed.contains("error"), "\(context): the writer failed: \(printed)")
+                let acknowledged = printed.split(separator: "\n").compactMap { line in
+                    line.hasPrefix("acked ") ? UInt64(line.dropFirst(6)) : nil
+                }
+                acknowledgedWrites += acknowledged.count
+
+                let store = try Store.open(directory: directory)
+                defer { try? store.close() }
+                let last = store.lastSequence
+                #expect(last >= acknowledged.last ?? 0, "\(context): last sequence \(last) is below the acknowledged \(acknowledged.last ?? 0)")
+                #expect(last >= highest, "\(context): the last sequence went back from \(highest) to \(last)")
+                try expectFeedConsistent(store, context)
+                // The next write gets a number above everything before it.
+                let next = try store.upsert([["v": 1, "expect": .integer(Int64(last) + 1)]], into: "f")
+                #expect(store.lastSequence == last + 1, "\(context): the next write's sequence")
+                #expect(!next.isEmpty)
+                highest = store.lastSequence
+            }
+            #expect(acknowledgedWrites > 0, "seed \(seed): the writer never finished a write")
+        }
+    }
+
+    /// Every live entry once, at the sequence its document expects; sequences strictly
+    /// increasing and at most the last sequence.
+    func expectFeedConsistent(_ store: Store, _ context: String) throws {
+        let view = store.view()
+        var position: UInt64 = 0
+        var previous: UInt64 = 0
+        var upserts = 0
+        while true {
+            let page = try view.changes(since: position, limit: 500)
+            for change in page.changes {
+                #expect(change.sequence > previous, "\(context): sequence \(change.sequence) after \(previous)")
+                #expect(change.sequence <= view.lastSequence, "\(context): sequence \(change.sequence) past the last")
+                previous = change.sequence
+                if change.operation == .upsert {
+                    upserts += 1
+                    guard case .object(let document)? = change.document, case .integer(let expected)? = document["expect"] else {
+                        Issue.record("\(context): change \(change.sequence) has no expected sequence")
+                        continue
+                    }
+                    #expect(UInt64(expected) == change.sequence, "\(context): entry \(change.entryID ?? 0) expected \(expected), got \(change.sequence)")
+                }
+            }
+            position = page.lastSequence
+            guard page.hasMore else { break }
+        }
+        let count = try view.count(of: "f")
+        #expect(upserts == count, "\(context): the feed lists \(upserts) entries, the soup has \(count)")
+    }
+
+    func readUntilReady(_ handle: FileHandle) -> String {
+        var printed = ""
+        while !printed.contains("ready\n") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        return printed
+    }
+}
