@@ -28,7 +28,7 @@ public struct ExecCommand: ParsableCommand {
         commandName: "exec",
         abstract: "Serve the Stockpot command protocol: JSON requests on stdin, responses on stdout.",
         discussion: """
-            Opens the store in STORE (creating it when it does not exist) and reads standard input one line at a time. Each non-blank line is a JSON request such as {"id": 1, "op": "soupExists", "soupName": "accounts"}; each gets exactly one compact JSON response line, flushed at once. At end of input the store is closed and the exit status is 0. The status is 1, with a message on standard error, only when the store cannot be opened or closed (for instance when another process holds it). The protocol is documented in docs/protocol.md of the Stockpot repository; what each query returns in docs/semantics.md.
+            Opens the store in STORE (creating it when it does not exist) and reads standard input one line at a time. Each non-blank line is a JSON request such as {"id": 1, "op": "soupExists", "soupName": "accounts"}; each gets exactly one compact JSON response line, flushed at once. At end of input the store is closed and the exit status is 0. The status is 1, with a message on standard error, only when the store cannot be opened or closed (for instance when another process holds it). Operations: registerSoup, soupExists, getAllSoupNames, getSoupIndexSpecs, alterSoup, reIndexSoup, clearSoup, removeSoup; upsertSoupEntries, retrieveSoupEntries, removeFromSoup; querySoup, runSmartQuery, countQuery, moveCursorToPageIndex, closeCursor; the change feed: getLastSeq, getChanges (since, soupNames, limit), purgeTombstones (through); stats, compact. The protocol is documented in docs/protocol.md of the Stockpot repository; what each query returns in docs/semantics.md; the change feed in docs/changes.md.
             """,
         usage: "exec STORE [options]",
         arguments: [.init("STORE", "The store directory; created when it does not exist.")],
@@ -48,6 +48,9 @@ public struct ExecCommand: ParsableCommand {
             .init(
                 "exec /tmp/accounts.pot < requests.jsonl",
                 "Runs a file of requests against the store and prints one response per request."),
+            .init(
+                "exec /tmp/accounts.pot <<< '{\"id\": 1, \"op\": \"getChanges\", \"since\": 0, \"limit\": 100}'",
+                "Prints the first 100 changes of the store's change feed and the sequence to ask from next."),
             .init(
                 "exec /tmp/accounts.pot --durability none --max-request-bytes 4096",
                 "Serves a store without syncing writes, refusing request lines over 4 KiB."),
