@@ -9,7 +9,7 @@ package struct SoupIndexCheck: Sendable {
     package var soup: String
     /// Entries read from the log.
     package var entries = 0
-    /// Indexes compared (the entry-id index included).
+    /// Indexes compared (the entry-id and change indexes included).
     package var indexes = 0
     /// What disagrees, one sentence each; empty when all is well.
     package var problems: [String] = []
@@ -33,8 +33,10 @@ extension StoreView {
         entries.reserveCapacity(soup.count)
         var highest: Int64 = 0
         do {
-            try forEachEntry(in: soup.name) { id, _, _, document in
-                entries.append(try soup.indexedEntry(id: id, document: document))
+            try forEachEntry(in: soup.name) { id, _, sequence, document in
+                var entry = try soup.indexedEntry(id: id, document: document)
+                entry.sequence = sequence
+                entries.append(entry)
                 highest = max(highest, id)
                 return true
             }
@@ -49,10 +51,14 @@ extension StoreView {
         }
         var rebuilt = SoupState(record: soup.record)
         rebuilt.rebuild(from: entries)
-        result.indexes = 1 + soup.indexes.count
+        result.indexes = 2 + soup.indexes.count
         if rebuilt.entryIDs.serialized() != soup.entryIDs.serialized() {
             result.problems.append(
                 "Soup \"\(soup.name)\": the entry-id index (\(soup.count) ids) disagrees with the \(entries.count) entries in the log.")
+        }
+        if rebuilt.changes.serialized() != soup.changes.serialized() {
+            result.problems.append(
+                "Soup \"\(soup.name)\": the change index (\(soup.changes.count) entries) disagrees with the sequences of the \(entries.count) entries in the log.")
         }
         for position in soup.indexes.indices
         where rebuilt.indexes[position].serialized() != soup.indexes[position].serialized() {

@@ -44,12 +44,12 @@ extension StoreView {
         // whether more remain.
         var candidates: [Candidate] = []
         for soup in soups {
-            var position = soup.changes.upperBound(SoupState.changeValue(since))
             var taken = 0
-            while taken <= limit, let entry = soup.changes.entry(at: position), case .integer(let sequence) = entry.value {
+            soup.changes.forEach(from: soup.changes.upperBound(SoupState.changeValue(since))) { entry in
+                guard case .integer(let sequence) = entry.value else { return false }
                 candidates.append(Candidate(sequence: UInt64(bitPattern: sequence), source: .entry(soup.id, entry.id)))
-                position += 1
                 taken += 1
+                return taken <= limit
             }
         }
         try collectTombstones(after: since, wanted: wanted, limit: limit, into: &candidates)
