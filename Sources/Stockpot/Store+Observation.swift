@@ -22,9 +22,9 @@ extension Store {
 
     /// Observes a query: yields the rows of its first page (what
     /// ``StoreView/query(_:in:page:)`` gives for page 0) at once, then again after each commit
-    /// that changed the soup (for a `smart` spec, a soup its statement reads, as
-    /// ``observe(smartSQL:arguments:budget:)`` watches). Results are computed on a Dispatch
-    /// worker.
+    /// that changed the soup. Results are computed on a Dispatch worker. (A `smart` spec is
+    /// refused, as by `query`: observe its statement with
+    /// ``observe(smartSQL:arguments:budget:)``.)
     ///
     /// - Parameters:
     ///   - spec: the query; its page size bounds each result.
@@ -32,8 +32,7 @@ extension Store {
     /// - Returns: A sequence of row arrays. It throws `soup_not_found` or `invalid_query` as
     ///   the query does.
     public func observe(query spec: QuerySpec, in soup: String) -> StoreObservation<[JSONValue]> {
-        let soups = spec.queryType == .smart ? Self.soupNames(ofStatement: spec.smartSql ?? "") : .success([soup])
-        return StoreObservation(store: self, soups: soups, offloads: true) { view throws(StockpotError) in
+        StoreObservation(store: self, soups: .success([soup]), offloads: true) { view throws(StockpotError) in
             try view.query(spec, in: soup).rows
         }
     }
