@@ -85,7 +85,11 @@ public struct StoreObservation<Element: Sendable>: AsyncSequence, Sendable {
                 }
                 return try compute(view)
             } catch {
+                // A store closed while the result was computed ends the sequence cleanly,
+                // whatever reading the closed store threw.
+                let finished = registration?.observer.isFinished ?? true
                 _ = end()
+                if finished { return nil }
                 throw error
             }
         }
