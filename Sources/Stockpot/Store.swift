@@ -24,6 +24,8 @@ public final class Store: Sendable {
     private let writer = Mutex<Bool>(false)
     /// Where committed transactions are freed, off the writer's thread.
     let committed = CommittedTransactions()
+    /// The observers woken by commits (Observation/ObserverRegistry.swift).
+    let observers = ObserverRegistry()
 
     private init(directory: String, options: StoreOptions, engine: StorageEngine, state: StoreState) {
         self.directory = directory
@@ -82,6 +84,7 @@ public final class Store: Sendable {
         try writer.withLock { (closed) throws(StockpotError) in
             guard !closed else { return }
             closed = true
+            observers.finishAll()
             committed.drain()  // the last transactions' memory is freed before close returns
             do throws(StorageError) {
                 if engine.logBytesSinceSnapshot > 0, !options.readOnly { try saveSnapshot() }
@@ -171,6 +174,7 @@ public final class Store: Sendable {
         var state = transaction.state
         if !batch.isEmpty { state.view = engine.view() }
         published.withLock { $0 = state }
+        if observers.isActive { observers.notify(touched: state.touchedSoupNames(since: transaction.base)) }
         if engine.logBytesSinceSnapshot >= options.snapshotLogBytes {
             // The commit is durable already; a failed snapshot only means a longer replay at
             // the next open (or, if the engine is poisoned, the next write reports it).

@@ -26,6 +26,7 @@ enum WorkloadCatalog {
         ] + StoreDurableUpsertWorkload.all.map { $0 as any Workload } + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
             + ToolsWorkload.all.map { $0 as any Workload } + PeerWorkload.all.map { $0 as any Workload }
             + SQLBudgetWorkload.all.map { $0 as any Workload }
+            + StoreObserveWorkload.all.map { $0 as any Workload }
     }
 
     /// The workload named `name`, or `nil`.

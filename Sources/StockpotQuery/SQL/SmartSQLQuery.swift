@@ -172,7 +172,7 @@ package enum SmartSQLQuery {
     }
 
     /// The parsed statement, from the cache when it was parsed before.
-    private static func parse(_ text: String) throws(QueryError) -> SQLSelect {
+    static func parse(_ text: String) throws(QueryError) -> SQLSelect {
         do {
             return try statements.parse(text)
         } catch {
