@@ -58,6 +58,12 @@ package struct StoreSalvage: Sendable {
     package var segments = 0
     package var recordsRead = 0
     package var bytesRead = 0
+    /// The readable tombstones, in sequence order, and the change feed's state: the store
+    /// record's last sequence and purge horizon (0 when it was lost), raised to cover every
+    /// sequence salvaged.
+    package var tombstones: [TombstoneDescription] = []
+    package var lastSequence: UInt64 = 0
+    package var purgedThrough: UInt64 = 0
 }
 
 extension Store {
@@ -80,7 +86,22 @@ extension Store {
         var entries: [UInt32: [RestoredEntry]] = [:]
         var places: [UInt32: [Int64: (String, Int)]] = [:]
         for record in storage.records {
-            if record.key == StoreKeys.storeRecord { continue }
+            if record.key == StoreKeys.storeRecord {
+                if let store = StoreRecord(decoding: record.value) {
+                    result.lastSequence = max(result.lastSequence, store.lastSequence)
+                    result.purgedThrough = max(result.purgedThrough, store.purgedThrough)
+                }
+                continue
+            }
+            if let sequence = StoreKeys.sequence(ofTombstoneKey: record.key) {
+                if let tombstone = Tombstone(sequence: sequence, decoding: record.value) {
+                    result.tombstones.append(TombstoneDescription(tombstone))
+                    result.lastSequence = max(result.lastSequence, sequence)
+                } else {
+                    result.losses.append(SalvagedLoss(file: record.file, offset: record.offset, reason: "the tombstone of sequence \(sequence) does not decode"))
+                }
+                continue
+            }
             if let soupID = StoreKeys.soupID(ofCatalogKey: record.key) {
                 if let soup = SoupRecord(decoding: record.value), soup.id == soupID {
                     catalog[soupID] = soup
@@ -102,7 +123,9 @@ extension Store {
                     continue
                 }
                 entries[soupID, default: []].append(
-                    RestoredEntry(id: id, created: entry.created, lastModified: lastModified, document: entry.document))
+                    RestoredEntry(
+                        id: id, created: entry.created, lastModified: lastModified, document: entry.document,
+                        sequence: entry.storedSequence))
                 places[soupID, default: [:]][id] = (record.file, record.offset)
             }
         }
@@ -120,6 +143,22 @@ extension Store {
         }
         for index in result.losses.indices {
             if let soupID = result.losses[index].soupID { result.losses[index].soup = catalog[soupID]?.name }
+        }
+        // Version-1 records take their sequence from their soup's legacy base, when the
+        // catalog record that holds it was read; otherwise the new store numbers them.
+        for (soupID, list) in entries {
+            guard let base = catalog[soupID]?.legacySequenceBase else { continue }
+            entries[soupID] = list.map { entry in
+                var entry = entry
+                if entry.sequence == nil { entry.sequence = base &+ UInt64(bitPattern: entry.id) }
+                return entry
+            }
+        }
+        result.tombstones.sort { $0.sequence < $1.sequence }
+        // Tombstones the purge horizon covers cannot be restored; the horizon stays.
+        result.tombstones.removeAll { $0.sequence <= result.purgedThrough }
+        for list in entries.values {
+            for entry in list { result.lastSequence = max(result.lastSequence, entry.sequence ?? 0) }
         }
         for record in catalog.values.sorted(by: { $0.name.utf8Compare($1.name) < 0 }) {
             let soupEntries = (entries[record.id] ?? []).sorted { $0.id < $1.id }

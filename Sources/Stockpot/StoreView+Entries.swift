@@ -86,6 +86,20 @@ package struct TombstoneDescription: Sendable, Hashable {
     }
 }
 
+extension TombstoneDescription {
+    /// A stored tombstone as a dump or a salvage describes it.
+    init(_ tombstone: Tombstone) {
+        let operation: Change.Operation = switch tombstone.kind {
+        case .entryDeleted: .delete
+        case .soupCleared: .clear
+        case .soupRemoved: .removeSoup
+        }
+        self.init(
+            sequence: tombstone.sequence, operation: operation, soupName: tombstone.soupName, entryID: tombstone.entryID,
+            time: tombstone.time, key: tombstone.key)
+    }
+}
+
 extension StoreView {
     /// Calls `body` with every tombstone and soup event in sequence order.
     ///
@@ -97,15 +111,7 @@ extension StoreView {
                 guard let tombstone = Tombstone(sequence: sequence, decoding: value) else {
                     throw StockpotError(.corruption, "The tombstone of sequence \(sequence) does not decode.")
                 }
-                let operation: Change.Operation = switch tombstone.kind {
-                case .entryDeleted: .delete
-                case .soupCleared: .clear
-                case .soupRemoved: .removeSoup
-                }
-                try body(
-                    TombstoneDescription(
-                        sequence: sequence, operation: operation, soupName: tombstone.soupName, entryID: tombstone.entryID,
-                        time: tombstone.time, key: tombstone.key))
+                try body(TombstoneDescription(tombstone))
                 return true
             }
         } catch let error as StorageError {

@@ -55,6 +55,7 @@ public struct SalvageCommand: ParsableCommand {
                     saved += written
                     losses += refused
                 }
+                losses += try writeChangeFeed(salvage, into: staged.store)
                 try staged.install(replacing: nil, targetExists: StoreAccess.exists(target))
             } catch {
                 staged.abandon()
@@ -76,6 +77,27 @@ public struct SalvageCommand: ParsableCommand {
             return losses.isEmpty ? .success : .failure
         } catch {
             return error.report()
+        }
+    }
+
+    /// Writes the salvaged tombstones and the change feed's state (docs/changes.md), so that
+    /// a consumer of the damaged store's feed can go on with the salvaged one; returns what
+    /// was refused.
+    private func writeChangeFeed(_ salvage: StoreSalvage, into store: Store) throws(ToolFailure) -> [String] {
+        do {
+            try store.write { transaction in
+                for tombstone in salvage.tombstones {
+                    try transaction.restoreTombstone(
+                        sequence: tombstone.sequence, kind: tombstone.operation, soupName: tombstone.soupName,
+                        entryID: tombstone.entryID, time: tombstone.time, key: tombstone.key)
+                }
+                try transaction.restoreSequenceState(lastSequence: salvage.lastSequence, purgedThrough: salvage.purgedThrough)
+            }
+            return []
+        } catch let error as StockpotError where error.code == .ioError {
+            throw ToolFailure(error, doing: "cannot write \(target)")
+        } catch {
+            return ["the change feed's tombstones and sequence state: the new store refuses them: \(error)"]
         }
     }
 

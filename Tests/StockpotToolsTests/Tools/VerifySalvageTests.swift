@@ -84,7 +84,7 @@ struct StoreDamage: CustomTestStringConvertible, Sendable {
         #expect(run.status == 0, "\(run.outputText)")
         #expect(run.outputText.contains("record checksums"))
         #expect(run.outputText.contains("1 blob references checked"))
-        #expect(run.outputText.contains(#"checked soup "items": 300 entries, 7 indexes"#))
+        #expect(run.outputText.contains(#"checked soup "items": 300 entries, 8 indexes"#))
         #expect(run.outputText.contains("verify: no problems found"))
     }
 
