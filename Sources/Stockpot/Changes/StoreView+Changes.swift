@@ -104,10 +104,13 @@ extension StoreView {
         for candidate in page {
             if case .entry(let soup, let id) = candidate.source { idsBySoup[soup, default: []].append(id) }
         }
-        var documents: [UInt32: [Int64: [UInt8]]] = [:]
+        // Read as slices of a few shared buffers (a page's documents in a handful of
+        // allocations, as query pages are).
+        var documents: [UInt32: [Int64: ArraySlice<UInt8>]] = [:]
         for (soup, ids) in idsBySoup {
-            var byID: [Int64: [UInt8]] = [:]
-            for (id, record) in zip(ids, try state.storedEntries(soup: soup, ids: ids)) {
+            var byID: [Int64: ArraySlice<UInt8>] = [:]
+            byID.reserveCapacity(ids.count)
+            for (id, record) in zip(ids, try state.storedEntrySlices(soup: soup, ids: ids)) {
                 guard let record else {
                     throw StockpotError(.internal, "Entry \(id) (soup id \(soup)) is in the change index but not stored.")
                 }
