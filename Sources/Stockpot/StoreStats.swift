@@ -14,6 +14,8 @@ public struct StoreStats: Sendable, Hashable {
         public var entries: Int
         /// Bytes of the entry-id index.
         public var entryIDIndexBytes: Int
+        /// Bytes of the change index (docs/changes.md).
+        public var changeIndexBytes: Int
         /// Bytes of the ordered indexes, by path.
         public var orderedIndexBytes: [String: Int]
         /// Bytes of the full-text index (0 when the soup has no full_text path).
@@ -95,6 +97,7 @@ extension Store {
             stats.indexMemory.append(
                 StoreStats.SoupMemory(
                     soup: name, entries: soup.count, entryIDIndexBytes: soup.entryIDs.approximateMemoryBytes,
+                    changeIndexBytes: soup.changes.approximateMemoryBytes,
                     orderedIndexBytes: ordered, fullTextIndexBytes: soup.fullTextIndex?.approximateMemoryBytes ?? 0))
         }
         return stats

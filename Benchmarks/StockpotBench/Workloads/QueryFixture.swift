@@ -194,7 +194,7 @@ final class QueryFixture {
             let stats = try store.stats()
             stockpotMemoryBytes = stats.keyDirectoryBytes + stats.documentCacheBytes
                 + stats.indexMemory.reduce(0) { total, soup in
-                    total + soup.entryIDIndexBytes + soup.fullTextIndexBytes + soup.orderedIndexBytes.values.reduce(0, +)
+                    total + soup.entryIDIndexBytes + soup.changeIndexBytes + soup.fullTextIndexBytes + soup.orderedIndexBytes.values.reduce(0, +)
                 }
         }
         let nameColumn = sql.column("Name")

@@ -82,7 +82,7 @@ struct StoreMemoryWorkload: Workload {
         guard let soup = stats.indexMemory.first(where: { $0.soup == StoreSoups.name }) else {
             throw BenchFailure("store.memory: stats have no soup \(StoreSoups.name)")
         }
-        var kinds: [(kind: String, bytes: Int)] = [("ids", soup.entryIDIndexBytes)]
+        var kinds: [(kind: String, bytes: Int)] = [("ids", soup.entryIDIndexBytes), ("changes", soup.changeIndexBytes)]
         for spec in StoreSoups.fiveKinds {
             var bytes = soup.orderedIndexBytes[spec.path] ?? 0
             if spec.type == .fullText { bytes += soup.fullTextIndexBytes }

@@ -38,7 +38,10 @@ struct StoreReport {
         }
         let view = store.view()
         for memory in stats.indexMemory {
-            var indexes = [Index(kind: "entry_id", path: "_soupEntryId", bytes: memory.entryIDIndexBytes)]
+            var indexes = [
+                Index(kind: "entry_id", path: "_soupEntryId", bytes: memory.entryIDIndexBytes),
+                Index(kind: "changes", path: "(sequence)", bytes: memory.changeIndexBytes),
+            ]
             let specs = (try? view.indexSpecs(of: memory.soup)) ?? []
             for spec in specs {
                 indexes.append(Index(kind: spec.type.rawValue, path: spec.path, bytes: memory.orderedIndexBytes[spec.path] ?? 0))
