@@ -58,14 +58,6 @@ struct ReportRow {
     /// Seconds of store.mixed a process in the report (the workload's own default is 60).
     static let mixedSeconds = 20
 
-    /// The rows of the report's pass at 1,000,000 entries (`make bench-report-1m`): ingest,
-    /// open, memory, the point get and the headline query rows.
-    static let millionEntryRows = [
-        "store.ingest3", "store.ingest5", "store.open", "store.memory", "store.get",
-        "query.exact", "query.range", "query.like-prefix", "query.like-substring", "query.match-ids", "query.match-count",
-        "query.deep-page", "query.page-walk",
-    ]
-
     /// The rows `make bench-report` runs: every like-for-like read row and its variants against
     /// SmartStore's SQLite, the headline reads against SQLite tuned at equal memory, the
     /// ingests (one timed run a side per process: the processes give the spread) of compact,
