@@ -83,14 +83,18 @@ struct ResultsTables {
             let family = summary["family"]?.stringValue ?? "Other"
             if !families.contains(family) { families.append(family) }
         }
+        // A run over another corpus size than the default names it in each heading.
+        let documents = run?["documents"]?.integerValue ?? 100_000
+        let size = documents == 100_000 ? "" : " at \(Self.grouped(documents)) entries"
         for family in families {
-            out += "\n### \(family)\n\n"
+            out += "\n### \(family)\(size)\n\n"
             let rows = summaries.filter { $0["family"]?.stringValue == family }
             let hasCPU = rows.contains { $0["cpuRatio"] != nil }
-            let amplification = rows.contains { $0["extras"]?["stockpotSpaceAmplification"] != nil }
+            let space = rows.contains { $0["extras"]?["stockpotSpaceAmplification"] != nil }
+            let write = rows.contains { $0["extras"]?["stockpotWriteAmplification"] != nil }
             out += "| row | Stockpot | baseline | ratio, median [min-max] |" + (hasCPU ? " CPU ratio [min-max] |" : "")
-                + (amplification ? " space amp. | write amp. |" : "") + " target | met |\n"
-            out += "|---|---:|---:|---|" + (hasCPU ? "---|" : "") + (amplification ? "---|---|" : "") + "---|---|\n"
+                + (space ? " space amp. |" : "") + (write ? " write amp. |" : "") + " target | met |\n"
+            out += "|---|---:|---:|---|" + (hasCPU ? "---|" : "") + (space ? "---|" : "") + (write ? "---|" : "") + "---|---|\n"
             for row in rows {
                 let unit = row["unit"]?.stringValue ?? ""
                 let ratio = "**\(Self.ratio(row["ratio"]?.numberValue))x** [\(Self.ratio(row["ratioMin"]?.numberValue))-"
@@ -107,7 +111,7 @@ struct ResultsTables {
                 }
                 out += "| `\(row["row"]?.stringValue ?? "?")` | \(figure(row["stockpot"]?.numberValue, unit))"
                     + " | \(figure(row["baseline"]?.numberValue, unit)) | \(ratio) |" + (hasCPU ? " \(cpu) |" : "")
-                    + (amplification ? " \(pair(row, "SpaceAmplification")) | \(pair(row, "WriteAmplification")) |" : "")
+                    + (space ? " \(spaceAmplification(row)) |" : "") + (write ? " \(pair(row, "WriteAmplification")) |" : "")
                     + " \(target) | \(met) |\n"
             }
         }
@@ -135,6 +139,24 @@ struct ResultsTables {
             return ""
         }
         return String(format: "%.2f / %.2f", ours, theirs)
+    }
+
+    /// Space amplification after the row's work, "Stockpot / baseline", preceded by the
+    /// figures before compaction where the row compacts.
+    private func spaceAmplification(_ row: JSONObject) -> String {
+        let before = pair(row, "SpaceAmplificationBeforeCompact")
+        return (before.isEmpty ? "" : before + " before compaction, ") + pair(row, "SpaceAmplification")
+    }
+
+    /// `1,000,000`.
+    private static func grouped(_ value: Int64) -> String {
+        let digits = Array(String(value))
+        var text = ""
+        for (position, digit) in digits.enumerated() {
+            if position > 0, (digits.count - position) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 
     private func figure(_ value: Double?, _ unit: String) -> String {
