@@ -78,17 +78,18 @@ struct ResultsTables {
             if facts != previousMachine { out += facts }
             previousMachine = facts
         }
+        // A run over another corpus size than the default is one table of its own, named by
+        // the size; a run at the default size has one table per family.
+        let documents = run?["documents"]?.integerValue ?? 100_000
+        let single = documents == 100_000 ? nil : "At \(Self.grouped(documents)) entries"
         var families: [String] = []
         for summary in summaries {
-            let family = summary["family"]?.stringValue ?? "Other"
+            let family = single ?? summary["family"]?.stringValue ?? "Other"
             if !families.contains(family) { families.append(family) }
         }
-        // A run over another corpus size than the default names it in each heading.
-        let documents = run?["documents"]?.integerValue ?? 100_000
-        let size = documents == 100_000 ? "" : " at \(Self.grouped(documents)) entries"
         for family in families {
-            out += "\n### \(family)\(size)\n\n"
-            let rows = summaries.filter { $0["family"]?.stringValue == family }
+            out += "\n### \(family)\n\n"
+            let rows = single == nil ? summaries.filter { $0["family"]?.stringValue == family } : summaries
             let hasCPU = rows.contains { $0["cpuRatio"] != nil }
             let space = rows.contains { $0["extras"]?["stockpotSpaceAmplification"] != nil }
             let write = rows.contains { $0["extras"]?["stockpotWriteAmplification"] != nil }
