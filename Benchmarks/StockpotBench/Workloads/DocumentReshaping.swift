@@ -1,6 +1,6 @@
 // The corpus written other ways for the ingest rows that measure parsing: pretty-printed
 // (two-space indentation, one member or element a line) and escape-heavy (every non-ASCII
-// character and every ASCII vowel of every string as \uXXXX, every string's quotes as \").
+// character and every ASCII vowel of every string as \uXXXX, quotes inside strings as \").
 // Both parse to the same values as the compact document.
 
 import StockpotJSON
