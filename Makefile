@@ -81,7 +81,7 @@ bench-sql: deps
 
 # The results page: every report row (Benchmarks/StockpotBench/Report/ReportRow.swift) in
 # REPORT_PROCESSES separate processes, the sides' order flipped between processes, over
-# REPORT_DOCS accounts (about 50 minutes here); writes Benchmarks/results/<date>-<commit>.jsonl
+# REPORT_DOCS accounts (every row takes hours here); writes Benchmarks/results/<date>-<commit>.jsonl
 # and regenerates the tables of docs/benchmarks.md from it (REPORT_TABLES: earlier results
 # files to show before it). The binary is copied first, so that a build during the run does
 # not change what runs (with the `stockpot` binary that exec.request-memory starts beside it). REPORT_ARGS adds arguments (row names to run only those).
