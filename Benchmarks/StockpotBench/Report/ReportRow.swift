@@ -44,6 +44,9 @@ struct ReportRow {
     static func family(of workload: String) -> String {
         if workload.hasPrefix("store.get") { return "Point gets" }
         if workload.hasPrefix("store.ingest") { return "Ingest" }
+        if workload.hasPrefix("store.update") || workload.hasPrefix("store.delete") { return "Updates, deletes and compaction" }
+        if workload.hasPrefix("store.read-while") { return "Reads while a writer ingests" }
+        if workload == "store.open" || workload == "store.memory" { return "Open and memory" }
         if workload.hasPrefix("store.mixed") || workload.hasPrefix("store.upsert") { return "Mixed use and durable writes" }
         if workload.hasPrefix("query.") { return "Queries" }
         if workload.hasPrefix("sql.budget") || workload.hasPrefix("exec.") { return "Budgets" }
@@ -57,9 +60,11 @@ struct ReportRow {
 
     /// The rows `make bench-report` runs: every like-for-like read row and its variants against
     /// SmartStore's SQLite, the headline reads against SQLite tuned at equal memory, the
-    /// ingests (one timed run a side per process: the processes give the spread), the mixed
-    /// run (shortened) and durable single upserts, and the storage engine against each
-    /// key-value peer.
+    /// ingests (one timed run a side per process: the processes give the spread) of compact,
+    /// pretty-printed and escape-heavy input and with a long full_text field, updates by id and
+    /// by external id, deletes then compaction, reads while a writer ingests (against SQLite
+    /// tuned), the mixed run (shortened) and durable single upserts, the storage engine against
+    /// each key-value peer, and the budgets.
     static let defaults: [ReportRow] = {
         let reads = [
             "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
@@ -80,7 +85,9 @@ struct ReportRow {
             PeerWorkload.all.map { ReportRow(workload: $0.name, peer: peer) }
         }
         return reads.map { ReportRow(workload: $0) } + tuned.map { ReportRow(workload: $0, setup: .tuned) }
-            + ["store.ingest3", "store.ingest5"].map { ReportRow(workload: $0, arguments: ["--runs", "1"]) }
+            + StoreIngestWorkload.all.map { ReportRow(workload: $0.name, arguments: ["--runs", "1"]) }
+            + (StoreUpdateWorkload.all.map(\.name) + ["store.delete-compact"]).map { ReportRow(workload: $0) }
+            + StoreReadWhileIngestWorkload.all.map { ReportRow(workload: $0.name, setup: .tuned) }
             + [
                 ReportRow(workload: "store.mixed", arguments: ["--mixed-seconds", "\(mixedSeconds)"]),
                 ReportRow(workload: "store.mixed", setup: .tuned, arguments: ["--mixed-seconds", "\(mixedSeconds)"]),

@@ -78,19 +78,24 @@ struct ResultsTables {
             if facts != previousMachine { out += facts }
             previousMachine = facts
         }
+        // A run over another corpus size than the default is one table of its own, named by
+        // the size; a run at the default size has one table per family.
+        let documents = run?["documents"]?.integerValue ?? 100_000
+        let single = documents == 100_000 ? nil : "At \(Self.grouped(documents)) entries"
         var families: [String] = []
         for summary in summaries {
-            let family = summary["family"]?.stringValue ?? "Other"
+            let family = single ?? summary["family"]?.stringValue ?? "Other"
             if !families.contains(family) { families.append(family) }
         }
         for family in families {
             out += "\n### \(family)\n\n"
-            let rows = summaries.filter { $0["family"]?.stringValue == family }
+            let rows = single == nil ? summaries.filter { $0["family"]?.stringValue == family } : summaries
             let hasCPU = rows.contains { $0["cpuRatio"] != nil }
-            let amplification = rows.contains { $0["extras"]?["stockpotSpaceAmplification"] != nil }
+            let space = rows.contains { $0["extras"]?["stockpotSpaceAmplification"] != nil }
+            let write = rows.contains { $0["extras"]?["stockpotWriteAmplification"] != nil }
             out += "| row | Stockpot | baseline | ratio, median [min-max] |" + (hasCPU ? " CPU ratio [min-max] |" : "")
-                + (amplification ? " space amp. | write amp. |" : "") + " target | met |\n"
-            out += "|---|---:|---:|---|" + (hasCPU ? "---|" : "") + (amplification ? "---|---|" : "") + "---|---|\n"
+                + (space ? " space amp. |" : "") + (write ? " write amp. |" : "") + " target | met |\n"
+            out += "|---|---:|---:|---|" + (hasCPU ? "---|" : "") + (space ? "---|" : "") + (write ? "---|" : "") + "---|---|\n"
             for row in rows {
                 let unit = row["unit"]?.stringValue ?? ""
                 let ratio = "**\(Self.ratio(row["ratio"]?.numberValue))x** [\(Self.ratio(row["ratioMin"]?.numberValue))-"
@@ -107,7 +112,7 @@ struct ResultsTables {
                 }
                 out += "| `\(row["row"]?.stringValue ?? "?")` | \(figure(row["stockpot"]?.numberValue, unit))"
                     + " | \(figure(row["baseline"]?.numberValue, unit)) | \(ratio) |" + (hasCPU ? " \(cpu) |" : "")
-                    + (amplification ? " \(pair(row, "SpaceAmplification")) | \(pair(row, "WriteAmplification")) |" : "")
+                    + (space ? " \(spaceAmplification(row)) |" : "") + (write ? " \(pair(row, "WriteAmplification")) |" : "")
                     + " \(target) | \(met) |\n"
             }
         }
@@ -135,6 +140,24 @@ struct ResultsTables {
             return ""
         }
         return String(format: "%.2f / %.2f", ours, theirs)
+    }
+
+    /// Space amplification after the row's work, "Stockpot / baseline", preceded by the
+    /// figures before compaction where the row compacts.
+    private func spaceAmplification(_ row: JSONObject) -> String {
+        let before = pair(row, "SpaceAmplificationBeforeCompact")
+        return (before.isEmpty ? "" : before + " before compaction, ") + pair(row, "SpaceAmplification")
+    }
+
+    /// `1,000,000`.
+    private static func grouped(_ value: Int64) -> String {
+        let digits = Array(String(value))
+        var text = ""
+        for (position, digit) in digits.enumerated() {
+            if position > 0, (digits.count - position) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 
     private func figure(_ value: Double?, _ unit: String) -> String {

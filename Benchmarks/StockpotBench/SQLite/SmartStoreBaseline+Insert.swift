@@ -72,7 +72,8 @@ extension SmartStoreBaseline {
         return ids
     }
 
-    private func insertOne(_ document: Codec.Document) throws -> Int64 {
+    /// Inserts one entry inside the caller's transaction; returns its soup entry id.
+    func insertOne(_ document: Codec.Document) throws -> Int64 {
         guard let insert = insertStatement, let nextId = nextIdStatement else { return 0 }
         let id = try nextEntryId(nextId)
         let now = Int64(Date().timeIntervalSince1970 * 1000)

@@ -190,15 +190,9 @@ struct PeerWorkload: Workload {
         guard count == keys.count else { throw BenchFailure("\(workload): \(engine.name) holds \(count) entries, not \(keys.count)") }
     }
 
-    /// Bytes of every file under `path`.
+    /// Bytes allocated for every file under `path`.
     private static func diskBytes(_ path: String) -> Int {
-        guard let walker = FileManager.default.enumerator(atPath: path) else { return 0 }
-        var total = 0
-        for case let name as String in walker {
-            var info = stat()
-            if stat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_blocks) * 512 }
-        }
-        return total
+        FileSize.allocatedTree(path)
     }
 
     /// Reads random keys on this thread while another thread overwrites keys in batches for

@@ -163,11 +163,14 @@ final class QueryFixture {
     }
 
     /// Closes the store and opens it again as a read workload does (the cold figures), or
-    /// with another durability. Returns the seconds the open took.
-    func reopenStore(context: BenchContext, durability: StoreOptions.Durability = .none) throws -> Double {
+    /// with another durability, or background compaction off. Returns the seconds the open took.
+    func reopenStore(
+        context: BenchContext, durability: StoreOptions.Durability = .none, backgroundCompaction: Bool = true
+    ) throws -> Double {
         try store.close()
         var options = StoreLoad.readOptions(context)
         options.durability = durability
+        options.backgroundCompaction = backgroundCompaction
         let start = MonotonicClock.nanoseconds()
         store = try Store.open(directory: directory.file("store"), options: options)
         return Double(MonotonicClock.nanoseconds() &- start) / 1e9
