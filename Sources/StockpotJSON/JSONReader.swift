@@ -176,11 +176,11 @@ struct JSONByteCursor {
     /// The stack left untouched below the deepest level.
     static let stackHeadroom = 128 * 1024
 
-    /// The address of a local in the caller's frame: how deep the stack is now.
-    @inline(never)
+    /// An address in the current frame: how deep the stack is now (the frame address, not a
+    /// local's, which AddressSanitizer may keep on a fake stack elsewhere).
+    @inline(__always)
     static func stackAddress() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        UInt(stockpot_stack_address())
     }
 
     private mutating func readArray() throws(JSONError) -> JSONValue {
