@@ -1,5 +1,6 @@
 // The calling thread's stack bounds (glibc's pthread_getattr_np, which Swift's Glibc module
-// does not declare: <pthread.h> declares it only under _GNU_SOURCE). No library: glibc's own.
+// does not declare: <pthread.h> declares it only under _GNU_SOURCE), and the current depth of
+// the stack. No library: glibc's own.
 #ifndef STOCKPOT_THREAD_STACK_H
 #define STOCKPOT_THREAD_STACK_H
 
@@ -23,6 +24,13 @@ static inline uintptr_t stockpot_thread_stack_low(void) {
 #else
     return 0;
 #endif
+}
+
+/// An address in the calling function's frame: how deep the stack is now. A local's address
+/// would not do: AddressSanitizer's use-after-return check moves locals whose address is
+/// taken to a fake stack elsewhere in memory.
+static inline __attribute__((always_inline)) uintptr_t stockpot_stack_address(void) {
+    return (uintptr_t)__builtin_frame_address(0);
 }
 
 #endif

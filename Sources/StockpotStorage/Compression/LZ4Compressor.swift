@@ -3,6 +3,7 @@
 // stream; a block without one from a fast reset of this stream. Writers keep a few in a pool.
 
 import CLZ4
+import StockpotCore
 import Synchronization
 
 /// One LZ4 stream reused for many independent blocks, writing each block straight into the
@@ -61,6 +62,8 @@ final class LZ4Compressor: @unchecked Sendable {  // unchecked: used by one thre
             }
             count = written > 0 && written <= capacity ? written : 0
         }
-        return written > 0 && written <= capacity ? output : nil
+        // The output was allocated for the worst case the rule allows: a batch holds its
+        // compressed values until they are written, so each keeps only its own bytes.
+        return written > 0 && written <= capacity ? output.exactSize() : nil
     }
 }

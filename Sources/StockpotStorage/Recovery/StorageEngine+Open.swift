@@ -112,6 +112,14 @@ struct StoreOpener {
         var manifest = try manifestBytes.withBytes { (bytes) throws(StorageError) in
             try Manifest.decode(bytes, file: path(FileNames.manifest))
         }
+        // The counters this store goes on from must have room to grow: no store gets past these
+        // bounds (file names have 12 digits), and counting on from there would overflow.
+        guard manifest.generation < 1 << 62, manifest.nextFileNumber <= FileNames.numbers.upperBound / 2 else {
+            throw StorageError.corruption(
+                "The manifest's generation \(manifest.generation) or next file number \(manifest.nextFileNumber) is out of "
+                    + "range (at most 2^62 - 1 and \(FileNames.numbers.upperBound / 2)); see `stockpot salvage`.",
+                file: path(FileNames.manifest))
+        }
         // A version-1 manifest gets its identity now, for the files this open writes (hints),
         // and is upgraded once everything it names has loaded.
         let upgrading = manifest.identity == nil

@@ -99,6 +99,7 @@ public struct ExecCommand: ParsableCommand {
     public func run() -> ExitCode {
         // A reader that goes away must not kill the process before the store is closed.
         signal(SIGPIPE, SIG_IGN)
+        LargeBuffers.returnToTheSystemWhenFreed()
         let store: Store
         do {
             store = try Store.open(directory: directory, options: storeOptions)

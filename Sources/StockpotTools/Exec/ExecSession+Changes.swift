@@ -26,7 +26,8 @@ extension ExecSession {
     }
 
     func purgeTombstones(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        try store.purgeTombstones(through: try sequence("through", arguments))
+        let through = try sequence("through", arguments)
+        try write { (transaction) throws(StockpotError) in try transaction.purgeTombstones(through: through) }
         return .null
     }
 

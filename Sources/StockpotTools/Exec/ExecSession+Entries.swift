@@ -19,8 +19,24 @@ extension ExecSession {
 
     func retrieveSoupEntries(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
         let name = try soupName(arguments)
-        return .array(try store.retrieve(try arguments.integers("entryIds"), from: name))
+        let ids = try arguments.integers("entryIds")
+        // One view for every part, so the answer is one state of the store; the deadline is
+        // checked after each part.
+        let view = store.view()
+        var entries: [JSONValue] = []
+        entries.reserveCapacity(ids.count)
+        var start = ids.startIndex
+        repeat {
+            let end = min(start + Self.idsPerPart, ids.endIndex)
+            entries.append(contentsOf: try view.retrieve(Array(ids[start..<end]), from: name))
+            try checkDeadline()
+            start = end
+        } while start < ids.endIndex
+        return .array(entries)
     }
+
+    /// Ids a retrieve reads between two looks at the deadline.
+    static let idsPerPart = 1_024
 
     func removeFromSoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
         let name = try soupName(arguments)

@@ -1,5 +1,6 @@
 // The soup operations of the exec protocol: registerSoup, soupExists, getSoupIndexSpecs,
 // alterSoup, reIndexSoup, clearSoup, removeSoup (getAllSoupNames is inline in ExecSession).
+// Each change runs in one transaction that commits only within the request's deadline.
 
 import Stockpot
 import StockpotJSON
@@ -8,7 +9,7 @@ extension ExecSession {
     func registerSoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
         let name = try soupName(arguments)
         let specs = try IndexSpec.decodeList("indexSpecs", from: arguments)
-        try store.registerSoup(name, indexSpecs: specs)
+        try write { (transaction) throws(StockpotError) in try transaction.registerSoup(name, indexSpecs: specs) }
         return .string(name)
     }
 
@@ -25,23 +26,28 @@ extension ExecSession {
         let name = try soupName(arguments)
         let specs = try IndexSpec.decodeList("indexSpecs", from: arguments)
         let reIndex = try arguments.bool("reIndexData", default: true)
-        try store.alterSoup(name, indexSpecs: specs, reIndexData: reIndex)
+        try write { (transaction) throws(StockpotError) in
+            try transaction.alterSoup(name, indexSpecs: specs, reIndexData: reIndex)
+        }
         return .string(name)
     }
 
     func reIndexSoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
         let name = try soupName(arguments)
-        try store.reIndexSoup(name, paths: try arguments.strings("paths"))
+        let paths = try arguments.strings("paths")
+        try write { (transaction) throws(StockpotError) in try transaction.reIndexSoup(name, paths: paths) }
         return .null
     }
 
     func clearSoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        try store.clearSoup(try soupName(arguments))
+        let name = try soupName(arguments)
+        try write { (transaction) throws(StockpotError) in try transaction.clearSoup(name) }
         return .null
     }
 
     func removeSoup(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
-        try store.removeSoup(try soupName(arguments))
+        let name = try soupName(arguments)
+        try write { (transaction) throws(StockpotError) in try transaction.removeSoup(name) }
         return .null
     }
 }

@@ -33,8 +33,9 @@ package struct ExecSession {
         QueryBudget(deadline: deadline, memoryBytes: budgets.statementMemoryBytes)
     }
 
-    /// Throws `resource_limit` when the request's `timeoutMs` has passed: checked before an
-    /// operation starts and before a write commits, so a request past it changes nothing.
+    /// Throws `resource_limit` when the request's `timeoutMs` has passed: checked before every
+    /// operation starts, as a read goes and once it is done, and before a write commits, so a
+    /// request past it answers nothing else and changes nothing.
     func checkDeadline() throws(StockpotError) {
         guard let deadline, ContinuousClock.now >= deadline else { return }
         throw StockpotError(.resourceLimit, "The request ran past its timeoutMs and was stopped; nothing was changed.")
@@ -84,16 +85,19 @@ package struct ExecSession {
             deadline = .now + .milliseconds(timeout)
         }
         defer { deadline = nil }
+        try checkDeadline()
         return try dispatch(request.op, arguments)
     }
 
-    /// Runs operation `op`.
+    /// Runs operation `op`. Each one checks the deadline again before it changes anything:
+    /// a write before its transaction commits, a query before it opens a cursor, and a read
+    /// (here) before it answers.
     private mutating func dispatch(_ op: String, _ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
         switch op {
         case "registerSoup": return try registerSoup(arguments)
-        case "soupExists": return try soupExists(arguments)
-        case "getAllSoupNames": return .array(store.allSoupNames().map { .string($0) })
-        case "getSoupIndexSpecs": return try soupIndexSpecs(arguments)
+        case "soupExists": return try answer(try soupExists(arguments))
+        case "getAllSoupNames": return try answer(.array(store.allSoupNames().map { .string($0) }))
+        case "getSoupIndexSpecs": return try answer(try soupIndexSpecs(arguments))
         case "alterSoup": return try alterSoup(arguments)
         case "reIndexSoup": return try reIndexSoup(arguments)
         case "clearSoup": return try clearSoup(arguments)
@@ -106,14 +110,21 @@ package struct ExecSession {
         case "countQuery": return try countQuery(arguments)
         case "moveCursorToPageIndex": return try moveCursorToPageIndex(arguments)
         case "closeCursor": return try closeCursor(arguments)
-        case "stats": return try store.stats().jsonValue
-        case "compact": return try store.compact().jsonValue
-        case "getLastSeq": return .integer(Int64(bitPattern: store.lastSequence))
-        case "getChanges": return try getChanges(arguments)
+        case "stats": return try answer(try store.stats().jsonValue)
+        // A compaction changes no entry; one that ends past the deadline is kept.
+        case "compact": return try answer(try store.compact().jsonValue)
+        case "getLastSeq": return try answer(.integer(Int64(bitPattern: store.lastSequence)))
+        case "getChanges": return try answer(try getChanges(arguments))
         case "purgeTombstones": return try purgeTombstones(arguments)
         default:
             throw StockpotError(.unknownOp, "The operation \"\(op)\" does not exist.")
         }
+    }
+
+    /// `result`, unless the request's deadline has passed while it was made.
+    private func answer(_ result: JSONValue) throws(StockpotError) -> JSONValue {
+        try checkDeadline()
+        return result
     }
 
     /// The required `soupName` argument.

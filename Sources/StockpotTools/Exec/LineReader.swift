@@ -1,6 +1,8 @@
 // Reads a file descriptor line by line as bytes, through a fixed read(2) buffer. A line over
 // the limit is skipped to its newline without being kept: memory stays within the limit.
 
+import StockpotCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -99,10 +101,7 @@ struct LineReader {
         if let count = overlongCount { return .tooLong(byteCount: count) }
         // A long line that grew geometrically may hold up to twice its bytes: it is handed out
         // at its size (the request holds it while it runs), the large buffer freed at once.
-        if pending.count >= 1 << 16, pending.capacity > pending.count + pending.count / 8 {
-            return .line(Array(pending))
-        }
-        return .line(pending)
+        return .line(pending.count >= 1 << 16 ? pending.exactSize() : pending)
     }
 
     private mutating func finishLastLine() -> Line? {

@@ -80,6 +80,7 @@ public struct ImportCommand: ParsableCommand {
 
     /// Opens the store, loads the input, closes the store (its one durable commit).
     public func run() -> ExitCode {
+        LargeBuffers.returnToTheSystemWhenFreed()
         do {
             let summary = try load()
             var line = "Imported \(summary.imported) entries (\(ByteCount.describe(summary.bytes))) into soup \"\(soup)\" in "

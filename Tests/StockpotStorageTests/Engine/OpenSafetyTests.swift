@@ -205,6 +205,29 @@ import StockpotTestSupport
         try again.close()
     }
 
+    /// A manifest that puts the generation or the file counter where counting on would
+    /// overflow (or leave the 12 digits of a file name) is refused at the open, not trapped on
+    /// at the next manifest rewrite or segment roll.
+    @Test(arguments: [(UInt64.max, false), (1 << 62, false), (0, true)])
+    func countersWithoutRoomToGrowAreCorruption(generation: UInt64, fileCounter: Bool) throws {
+        let fileSystem = MemoryFileSystem()
+        _ = try filledStore(fileSystem, directory: "/store", count: 40, seed: 6)
+        var manifest = try readManifest(fileSystem, "/store")
+        if generation != 0 { manifest.generation = generation }
+        if fileCounter { manifest.nextFileNumber = FileNames.numbers.upperBound }
+        try fileSystem.setFileContents("/store/MANIFEST", manifest.encoded())
+        let error = thrownStorageError {
+            let engine = try openTestEngine(fileSystem)
+            var batch = WriteBatch()
+            batch.put(testKey(1), [1])
+            try engine.write(batch)
+            try engine.compact()
+            try engine.close()
+        }
+        #expect(error?.code == .corruption)
+        #expect(error?.message.contains("out of range") == true, "\(String(describing: error))")
+    }
+
     @Test func aReadOnlyOpenWritesNothingAndRefusesWrites() throws {
         let fileSystem = MemoryFileSystem()
         let model = try filledStore(fileSystem, directory: "/store", count: 100, seed: 5)

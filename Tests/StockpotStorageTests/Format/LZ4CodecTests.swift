@@ -220,6 +220,17 @@ import StockpotTestSupport
         #expect(Double(reused) <= Double(fresh) * 1.02, "\(reused) bytes reused against \(fresh) fresh")
     }
 
+    /// A block is written into room for the worst case the rule allows (15/16 of the input);
+    /// what is returned keeps about its own bytes, since a batch holds every block until it is
+    /// written.
+    @Test func aBlockHoldsAboutItsOwnBytes() throws {
+        let compressor = LZ4Compressor()
+        for input in [[UInt8](repeating: 7, count: 100_000), Array(LZ4CodecTests.documents(count: 200, seed: 27).joined())] {
+            let block = try #require(input.withUnsafeBytes { compressor.compress($0, dictionary: nil) })
+            #expect(block.capacity <= block.count + block.count / 8 + 32, "capacity \(block.capacity) for \(block.count) bytes")
+        }
+    }
+
     @Test func incompressibleOrEmptyInputIsNotCompressed() {
         var random = SeededRandom(seed: 25)
         let compressor = LZ4Compressor()

@@ -31,7 +31,10 @@ import StockpotTestSupport
                 // The kill clock starts once the soup exists: a slow start on a loaded machine
                 // must not be killed before the first open has registered it.
                 var printed = readUntilReady(output.fileHandleForReading)
-                Thread.sleep(forTimeInterval: Double(40 + random.below(260)) / 1000)
+                // Under a sanitizer an alterSoup takes several times as long: the window
+                // stretches with it, or no kill would come after a finished one.
+                let window = Double((40 + random.below(260)) * TestEnvironment.sanitizerSlowdown)
+                Thread.sleep(forTimeInterval: window / 1000)
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 printed += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -44,4 +44,27 @@ import Testing
         #expect(try lines(of: [], limit: 10, bufferBytes: 4) == [])
         #expect(try lines(of: [UInt8(ascii: "\n")], limit: 10, bufferBytes: 4) == [.line([])])
     }
+
+    /// A long line grows its buffer by doubling; the line handed out holds about its own bytes,
+    /// not the doubled buffer (which a request would otherwise hold while it runs).
+    @Test(arguments: [(1 << 20) + 10, 3 << 19])
+    func aLongLineIsHandedOutAtItsSize(length: Int) throws {
+        var template = Array("/tmp/stockpot-line-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        try #require(descriptor >= 0)
+        defer {
+            close(descriptor)
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        }
+        let bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length) + [UInt8(ascii: "\n")]
+        try #require(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+        try #require(lseek(descriptor, 0, SEEK_SET) == 0)
+        var reader = LineReader(fileDescriptor: descriptor, maxLineBytes: 64 << 20)
+        guard case .line(let line) = try reader.next() else {
+            Issue.record("no line")
+            return
+        }
+        #expect(line.count == length)
+        #expect(line.capacity <= length + length / 8, "capacity \(line.capacity) for \(length) bytes")
+    }
 }

@@ -319,20 +319,13 @@ extension SQLParser {
     /// much of its stack before the parse began).
     mutating func enterNesting() throws(SQLSyntaxError) {
         nesting += 1
-        let here = Self.stackAddress()
+        let here = ThreadStack.currentAddress()
         if nesting >= 8, stackFloor == nil {
             stackFloor = ThreadStack.lowestAddress().map { $0 + UInt(Self.stackHeadroom) } ?? 0
         }
         guard nesting <= Self.maximumNesting,
             abs(Int(bitPattern: stackBase) - Int(bitPattern: here)) < Self.stackBudget, here > stackFloor ?? 0
         else { throw tooDeep() }
-    }
-
-    /// The address of a local in the caller's frame: how deep the stack is.
-    @inline(never)
-    static func stackAddress() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 
     /// The error for input nested deeper than the limits.

@@ -2,6 +2,8 @@
 // parser over the lexer's tokens (one forward pass, no backtracking) that builds an SQLSelect
 // (SQLStatement.swift) or throws SQLSyntaxError. Grammar slices live in SQLParser+*.swift.
 
+import StockpotCore
+
 /// Parses one Smart SQL statement.
 ///
 /// Use `SQLParser.parse(_:)`; a parser value lives for one statement. Not shared across threads.
@@ -197,7 +199,7 @@ package struct SQLParser {
     /// statement := ";"* select ";"* — and nothing after, where a non-SELECT statement is
     /// `read_only_statement` and a second SELECT a syntax error.
     mutating func parseStatement() throws(SQLSyntaxError) -> SQLSelect {
-        stackBase = Self.stackAddress()
+        stackBase = ThreadStack.currentAddress()
         while accept(.semicolon) {}
         let first = current
         if first.kind == .end {

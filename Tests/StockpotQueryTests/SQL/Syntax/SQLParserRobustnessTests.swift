@@ -113,7 +113,10 @@ import Darwin
             return parses(1) ? accepted : nil
         }
         let limit = try #require(deepest, "\(name): no limit found")
-        #expect(limit >= 10, "\(name): only \(limit) levels")
+        // The stack budget is in bytes, and a sanitizer's instrumented frames are larger: under
+        // ThreadSanitizer 9 levels of subqueries fit where a plain debug build fits 14.
+        let required = TestEnvironment.sanitizerSlowdown > 1 ? 5 : 10
+        #expect(limit >= required, "\(name): only \(limit) levels")
         print("SQLParserRobustnessTests: \(name) nest \(limit) levels deep")
         let refused = try runOnSmallStack { () -> Bool in
             do throws(SQLSyntaxError) {
