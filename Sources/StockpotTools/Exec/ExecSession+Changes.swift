@@ -9,8 +9,9 @@ extension ExecSession {
         let since = try sequence("since", arguments)
         let soups = try arguments.optionalStrings("soupNames")
         let limit = try arguments.optionalInteger("limit") ?? 1000
-        guard limit >= 1 else {
-            throw StockpotError(.badRequest, "The argument \"limit\" must be at least 1, not \(limit).")
+        guard (1...Int64(ExecBudgets.maxChangesPerPage)).contains(limit) else {
+            throw StockpotError(
+                .badRequest, "The argument \"limit\" must be from 1 to \(ExecBudgets.maxChangesPerPage), not \(limit).")
         }
         let page: ChangePage
         do {

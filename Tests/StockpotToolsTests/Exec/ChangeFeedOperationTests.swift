@@ -87,7 +87,8 @@ import Testing
         let (_, exec, _) = try populated()
         for request: JSONValue in [
             ["op": "getChanges"], ["op": "getChanges", "since": -1], ["op": "getChanges", "since": "0"],
-            ["op": "getChanges", "since": 0, "limit": 0], ["op": "getChanges", "since": 0, "soupNames": "s"],
+            ["op": "getChanges", "since": 0, "limit": 0], ["op": "getChanges", "since": 0, "limit": 100_001],
+            ["op": "getChanges", "since": 0, "soupNames": "s"],
             ["op": "purgeTombstones"], ["op": "purgeTombstones", "through": -5],
         ] {
             #expect(try exec.errorCode(request) == "bad_request", "\(request)")
