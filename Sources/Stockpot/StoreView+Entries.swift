@@ -89,13 +89,8 @@ package struct TombstoneDescription: Sendable, Hashable {
 extension TombstoneDescription {
     /// A stored tombstone as a dump or a salvage describes it.
     init(_ tombstone: Tombstone) {
-        let operation: Change.Operation = switch tombstone.kind {
-        case .entryDeleted: .delete
-        case .soupCleared: .clear
-        case .soupRemoved: .removeSoup
-        }
         self.init(
-            sequence: tombstone.sequence, operation: operation, soupName: tombstone.soupName, entryID: tombstone.entryID,
+            sequence: tombstone.sequence, operation: tombstone.kind.operation, soupName: tombstone.soupName, entryID: tombstone.entryID,
             time: tombstone.time, key: tombstone.key)
     }
 }

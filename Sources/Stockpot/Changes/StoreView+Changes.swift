@@ -135,21 +135,16 @@ extension StoreView {
     }
 
     private static func change(_ tombstone: Tombstone) throws(StockpotError) -> Change {
-        switch tombstone.kind {
-        case .entryDeleted:
-            var key: JSONValue?
-            if let bytes = tombstone.key {
-                guard let value = try? JSONReader.parse(bytes) else {
-                    throw StockpotError(.corruption, "The key of the tombstone of sequence \(tombstone.sequence) is not JSON.")
-                }
-                key = value
+        var change = Change(
+            sequence: tombstone.sequence, soupName: tombstone.soupName, operation: tombstone.kind.operation)
+        guard tombstone.kind == .entryDeleted else { return change }
+        change.entryID = tombstone.entryID
+        if let bytes = tombstone.key {
+            guard let value = try? JSONReader.parse(bytes) else {
+                throw StockpotError(.corruption, "The key of the tombstone of sequence \(tombstone.sequence) is not JSON.")
             }
-            return Change(
-                sequence: tombstone.sequence, soupName: tombstone.soupName, operation: .delete, entryID: tombstone.entryID, key: key)
-        case .soupCleared:
-            return Change(sequence: tombstone.sequence, soupName: tombstone.soupName, operation: .clear)
-        case .soupRemoved:
-            return Change(sequence: tombstone.sequence, soupName: tombstone.soupName, operation: .removeSoup)
+            change.key = value
         }
+        return change
     }
 }

@@ -8,6 +8,25 @@ struct Tombstone: Sendable, Hashable {
         case entryDeleted = 1
         case soupCleared = 2
         case soupRemoved = 3
+
+        /// How the change feed names it.
+        var operation: Change.Operation {
+            switch self {
+            case .entryDeleted: .delete
+            case .soupCleared: .clear
+            case .soupRemoved: .removeSoup
+            }
+        }
+
+        /// The kind the feed's `operation` stands for (`upsert` has none: nil).
+        init?(_ operation: Change.Operation) {
+            switch operation {
+            case .upsert: return nil
+            case .delete: self = .entryDeleted
+            case .clear: self = .soupCleared
+            case .removeSoup: self = .soupRemoved
+            }
+        }
     }
 
     var sequence: UInt64

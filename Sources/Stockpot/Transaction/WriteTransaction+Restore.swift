@@ -122,10 +122,8 @@ extension WriteTransaction {
         try atomically { () throws(StockpotError) in
             let sequence = try restoredSequence(sequence)
             let soupID = state.soup(named: soupName)?.id ?? 0
-            let kind: Tombstone.Kind = switch kind {
-            case .upsert, .delete: .entryDeleted
-            case .clear: .soupCleared
-            case .removeSoup: .soupRemoved
+            guard let kind = Tombstone.Kind(kind) else {
+                throw StockpotError(.invalidEntry, "A tombstone cannot stand for an upsert (sequence \(sequence)).")
             }
             recordTombstone(
                 Tombstone(sequence: sequence, kind: kind, soupID: soupID, soupName: soupName, entryID: entryID, time: time, key: key))
