@@ -10,15 +10,10 @@ import StockpotTestSupport
 import Testing
 
 @Suite(.serialized) struct ChangeFeedCrashTests {
-    private var writerURL: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("StoreCrashWriter")
-    }
-
     @Test func sequencesSurviveKillsAndNeverGoBack() throws {
         let kills = TestEnvironment.integer("STOCKPOT_FEED_KILLS", default: 8)
         let seed = TestEnvironment.seed("STOCKPOT_CRASH_SEED", default: 20_261_204)
-        #expect(FileManager.default.isExecutableFile(atPath: writerURL.path), "missing \(writerURL.path)")
+        #expect(FileManager.default.isExecutableFile(atPath: CrashWriterChild.url.path), "missing \(CrashWriterChild.url.path)")
         try withTemporaryDirectory { directory in
             var random = SeededRandom(seed: seed)
             var highest: UInt64 = 0
@@ -26,12 +21,12 @@ import Testing
             for round in 0..<kills {
                 let context = "seed \(seed), round \(round)"
                 let process = Process()
-                process.executableURL = writerURL
+                process.executableURL = CrashWriterChild.url
                 process.arguments = [directory, "feed", String(random.next() % 1_000_000)]
                 let output = Pipe()
                 process.standardOutput = output
                 try process.run()
-                var printed = readUntilReady(output.fileHandleForReading)
+                var printed = CrashWriterChild.readUntilReady(output.fileHandleForReading)
                 Thread.sleep(forTimeInterval: Double(30 + random.below(200)) / 1000)
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
@@ -85,15 +80,5 @@ import Testing
         }
         let count = try view.count(of: "f")
         #expect(upserts == count, "\(context): the feed lists \(upserts) entries, the soup has \(count)")
-    }
-
-    func readUntilReady(_ handle: FileHandle) -> String {
-        var printed = ""
-        while !printed.contains("ready\n") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            printed += String(decoding: chunk, as: UTF8.self)
-        }
-        return printed
     }
 }

@@ -9,28 +9,23 @@ import Testing
 import StockpotTestSupport
 
 @Suite(.serialized) struct AlterSoupCrashTests {
-    private var writerURL: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("StoreCrashWriter")
-    }
-
     @Test func interruptedAlterSoupIsFinishedOrRolledBack() throws {
         let kills = TestEnvironment.integer("STOCKPOT_ALTER_KILLS", default: 25)
         let seed = TestEnvironment.seed("STOCKPOT_CRASH_SEED", default: 20_261_130)
-        #expect(FileManager.default.isExecutableFile(atPath: writerURL.path), "missing \(writerURL.path)")
+        #expect(FileManager.default.isExecutableFile(atPath: CrashWriterChild.url.path), "missing \(CrashWriterChild.url.path)")
         try withTemporaryDirectory { directory in
             var random = SeededRandom(seed: seed)
             var alterations = 0
             for round in 0..<kills {
                 let process = Process()
-                process.executableURL = writerURL
+                process.executableURL = CrashWriterChild.url
                 process.arguments = [directory]
                 let output = Pipe()
                 process.standardOutput = output
                 try process.run()
                 // The kill clock starts once the soup exists: a slow start on a loaded machine
                 // must not be killed before the first open has registered it.
-                var printed = readUntilReady(output.fileHandleForReading)
+                var printed = CrashWriterChild.readUntilReady(output.fileHandleForReading)
                 // Under a sanitizer an alterSoup takes several times as long: the window
                 // stretches with it, or no kill would come after a finished one.
                 let window = Double((40 + random.below(260)) * TestEnvironment.sanitizerSlowdown)
@@ -63,17 +58,6 @@ import StockpotTestSupport
         }
     }
 
-    /// What the writer printed up to and including its "ready" line (all it printed, if it
-    /// ended before that).
-    func readUntilReady(_ handle: FileHandle) -> String {
-        var printed = ""
-        while !printed.contains("ready\n") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            printed += String(decoding: chunk, as: UTF8.self)
-        }
-        return printed
-    }
 
     /// Every spec's ordered index lists every entry, in the order the entries' values give.
     func expectIndexesAgreeWithEntries(_ store: Store, _ specs: [IndexSpec], _ context: String) throws {
