@@ -1,6 +1,8 @@
 // The store record (docs/store.md, docs/changes.md): the next soup id, the last commit
 // sequence and the purge horizon of the change feed.
 
+import StockpotCore
+
 /// The store-wide catalog record, key `00000000 'S'`.
 struct StoreRecord: Sendable, Hashable {
     /// The id the next registered soup gets.
@@ -18,26 +20,27 @@ struct StoreRecord: Sendable, Hashable {
     /// little-endian.
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = [Self.version]
-        withUnsafeBytes(of: nextSoupID.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: lastSequence.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: purgedThrough.littleEndian) { bytes += $0 }
+        bytes.appendUInt32LE(nextSoupID)
+        bytes.appendUInt64LE(lastSequence)
+        bytes.appendUInt64LE(purgedThrough)
         return bytes
     }
 
     /// Reads a record; `nil` when the bytes are not a version-1 or version-2 store record.
     init?(decoding bytes: [UInt8]) {
-        func number<T: FixedWidthInteger>(_ range: Range<Int>) -> T {
-            bytes[range].reversed().reduce(T.zero) { $0 << 8 | T($1) }
+        let fields = bytes.withUnsafeBytes { raw -> (UInt32, UInt64, UInt64, Bool)? in
+            switch (raw.count, raw.getUInt8(at: 0)) {
+            case (5, 1): raw.getUInt32LE(at: 1).map { ($0, 0, 0, true) }
+            case (21, Self.version):
+                raw.getUInt32LE(at: 1).flatMap { next in
+                    raw.getUInt64LE(at: 5).flatMap { last in raw.getUInt64LE(at: 13).map { (next, last, $0, false) } }
+                }
+            default: nil
+            }
         }
-        switch (bytes.count, bytes.first) {
-        case (5, 1):
-            self.init(nextSoupID: number(1..<5), lastSequence: 0, purgedThrough: 0)
-            isVersion1 = true
-        case (21, Self.version):
-            self.init(nextSoupID: number(1..<5), lastSequence: number(5..<13), purgedThrough: number(13..<21))
-        default:
-            return nil
-        }
+        guard let (nextSoupID, lastSequence, purgedThrough, isVersion1) = fields else { return nil }
+        self.init(nextSoupID: nextSoupID, lastSequence: lastSequence, purgedThrough: purgedThrough)
+        self.isVersion1 = isVersion1
     }
 
     init(nextSoupID: UInt32, lastSequence: UInt64, purgedThrough: UInt64) {

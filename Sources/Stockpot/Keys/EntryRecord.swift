@@ -3,6 +3,8 @@
 // change and a version byte. The trailer comes last so that reading a document is a
 // truncation of the value the engine returns, not a copy.
 
+import StockpotCore
+
 /// An entry as the engine stores it.
 struct EntryRecord: Sendable, Hashable {
     /// Milliseconds since the Unix epoch when the entry was first inserted.
@@ -30,9 +32,9 @@ struct EntryRecord: Sendable, Hashable {
 
     /// Appends a version-2 trailer.
     static func appendTrailer(created: Int64, sequence: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: created.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: sequence.littleEndian) { bytes += $0 }
-        bytes.append(version)
+        bytes.appendUInt64LE(UInt64(bitPattern: created))
+        bytes.appendUInt64LE(sequence)
+        bytes.appendUInt8(version)
     }
 
     /// The entry's sequence: the stored one, or for a version-1 record `legacyBase + id`.
@@ -75,26 +77,21 @@ struct EntryRecord: Sendable, Hashable {
         var size: Int
 
         init?(_ value: ArraySlice<UInt8>) {
-            guard let version = value.last else { return nil }
-            let end = value.endIndex - 1
-            switch version {
-            case EntryRecord.version where value.count >= EntryRecord.trailerSize:
-                created = Int64(bitPattern: Self.littleEndian(value, end - 16))
-                sequence = Self.littleEndian(value, end - 8)
-                size = EntryRecord.trailerSize
-            case EntryRecord.version1 where value.count >= EntryRecord.version1TrailerSize:
-                created = Int64(bitPattern: Self.littleEndian(value, end - 8))
-                sequence = nil
-                size = EntryRecord.version1TrailerSize
-            default:
-                return nil
+            let read = value.withUnsafeBytes { raw -> (Int64, UInt64?, Int)? in
+                let end = raw.count - 1
+                switch raw.getUInt8(at: end) {
+                case EntryRecord.version?:
+                    guard let created = raw.getUInt64LE(at: end - 16), let sequence = raw.getUInt64LE(at: end - 8) else { return nil }
+                    return (Int64(bitPattern: created), sequence, EntryRecord.trailerSize)
+                case EntryRecord.version1?:
+                    guard let created = raw.getUInt64LE(at: end - 8) else { return nil }
+                    return (Int64(bitPattern: created), nil, EntryRecord.version1TrailerSize)
+                default:
+                    return nil
+                }
             }
-        }
-
-        private static func littleEndian(_ bytes: ArraySlice<UInt8>, _ start: Int) -> UInt64 {
-            var result: UInt64 = 0
-            for position in (start..<start + 8).reversed() { result = result << 8 | UInt64(bytes[position]) }
-            return result
+            guard let (created, sequence, size) = read else { return nil }
+            (self.created, self.sequence, self.size) = (created, sequence, size)
         }
     }
 }

@@ -2,6 +2,8 @@
 // that was deleted or a soup that was cleared or removed, kept in key space 0 under their
 // sequence until purged.
 
+import StockpotCore
+
 /// A deleted entry, or a cleared or removed soup, as the engine stores it.
 struct Tombstone: Sendable, Hashable {
     enum Kind: UInt8, Sendable {
@@ -45,38 +47,36 @@ struct Tombstone: Sendable, Hashable {
     /// The value: version, kind, soup id, entry id, time, name, key (see docs/changes.md).
     func encoded() -> [UInt8] {
         let name = Array(soupName.utf8)
-        var bytes: [UInt8] = [Self.version, kind.rawValue]
+        var bytes: [UInt8] = []
         bytes.reserveCapacity(30 + name.count + (key?.count ?? 0))
-        withUnsafeBytes(of: soupID.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: entryID.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: time.littleEndian) { bytes += $0 }
-        withUnsafeBytes(of: UInt16(name.count).littleEndian) { bytes += $0 }
+        bytes.appendUInt8(Self.version)
+        bytes.appendUInt8(kind.rawValue)
+        bytes.appendUInt32LE(soupID)
+        bytes.appendUInt64LE(UInt64(bitPattern: entryID))
+        bytes.appendUInt64LE(UInt64(bitPattern: time))
+        bytes.appendUInt16LE(UInt16(name.count))
         bytes += name
-        withUnsafeBytes(of: UInt32(key?.count ?? 0).littleEndian) { bytes += $0 }
+        bytes.appendUInt32LE(UInt32(key?.count ?? 0))
         if let key { bytes += key }
         return bytes
     }
 
     /// Reads the value of tombstone key `sequence`; `nil` when it does not decode.
     init?(sequence: UInt64, decoding bytes: [UInt8]) {
-        var position = 0
-        func take(_ count: Int) -> ArraySlice<UInt8>? {
-            guard count >= 0, bytes.count - position >= count else { return nil }
-            defer { position += count }
-            return bytes[position..<position + count]
+        let decoded = bytes.withUnsafeBytes { raw -> Tombstone? in
+            var reader = ByteReader(raw)
+            guard reader.readUInt8() == Self.version, let kindByte = reader.readUInt8(), let kind = Kind(rawValue: kindByte),
+                let soupID = reader.readUInt32LE(), let entryID = reader.readUInt64LE(), let time = reader.readUInt64LE(),
+                let nameLength = reader.readUInt16LE(), let name = reader.readBytes(Int(nameLength)),
+                let soupName = String(validating: name, as: UTF8.self),
+                let keyLength = reader.readUInt32LE(), let key = reader.readBytes(Int(keyLength)), reader.isAtEnd
+            else { return nil }
+            return Tombstone(
+                sequence: sequence, kind: kind, soupID: soupID, soupName: soupName, entryID: Int64(bitPattern: entryID),
+                time: Int64(bitPattern: time), key: key.isEmpty ? nil : Array(key))
         }
-        func number<T: FixedWidthInteger>(_: T.Type) -> T? {
-            take(MemoryLayout<T>.size).map { $0.reversed().reduce(T.zero) { $0 << 8 | T($1) } }
-        }
-        guard take(1) == [Self.version], let kindByte = number(UInt8.self), let kind = Kind(rawValue: kindByte),
-            let soupID = number(UInt32.self), let entryID = number(Int64.self), let time = number(Int64.self),
-            let nameLength = number(UInt16.self), let name = take(Int(nameLength)),
-            let soupName = String(validating: name, as: UTF8.self),
-            let keyLength = number(UInt32.self), let key = take(Int(keyLength)), position == bytes.count
-        else { return nil }
-        self.init(
-            sequence: sequence, kind: kind, soupID: soupID, soupName: soupName, entryID: entryID, time: time,
-            key: key.isEmpty ? nil : Array(key))
+        guard let decoded else { return nil }
+        self = decoded
     }
 
     init(sequence: UInt64, kind: Kind, soupID: UInt32, soupName: String, entryID: Int64, time: Int64, key: [UInt8]?) {
