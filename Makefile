@@ -1,6 +1,6 @@
 # Stockpot: the two-command quick start (`make demo`, `make test`) and the other entry points.
 # C libraries (Debian packages, installed by `make deps` when missing):
-#   liblz4-dev, libxxhash-dev, libutf8proc-dev, and libsqlite3-dev (benchmark and tests only).
+#   liblz4-dev, libxxhash-dev, libutf8proc-dev, libsodium-dev, and libsqlite3-dev (benchmark and tests only).
 
 SWIFT ?= swift
 BENCH_ARGS ?=

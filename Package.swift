@@ -30,6 +30,9 @@ let package = Package(
         // A header-only shim over glibc's pthread_getattr_np: the calling thread's stack bounds.
         .systemLibrary(name: "CThreadStack", path: "Sources/CThreadStack"),
         .systemLibrary(
+            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
             name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
             providers: [.apt(["libutf8proc-dev"])]),
         // SQLite: linked only by the benchmark (the baseline) and by tests (the oracle).
@@ -45,7 +48,7 @@ let package = Package(
         .target(name: "StockpotCore", dependencies: ["CXXHash", "CPrefetch", "CThreadStack"], path: "Sources/StockpotCore"),
         .target(name: "StockpotJSON", dependencies: ["CThreadStack"], path: "Sources/StockpotJSON"),
         .target(
-            name: "StockpotStorage", dependencies: ["StockpotCore", "CLZ4", "CXXHash", "CPrefetch", "CFileHints"],
+            name: "StockpotStorage", dependencies: ["StockpotCore", "CLZ4", "CXXHash", "CPrefetch", "CFileHints", "CSodium"],
             path: "Sources/StockpotStorage"),
 
         .target(

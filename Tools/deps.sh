@@ -10,6 +10,7 @@ declare -A PROVIDERS=(
   [liblz4]=liblz4-dev            # segment record compression
   [libxxhash]=libxxhash-dev      # record and file checksums
   [libutf8proc]=libutf8proc-dev  # Unicode folding for the full-text tokenizer
+  [libsodium]=libsodium-dev      # encryption at rest (docs/encryption.md)
   [sqlite3]=libsqlite3-dev       # benchmark baseline and test oracle only
 )
 

@@ -3,3 +3,7 @@
 
 @_exported import StockpotJSON
 @_exported import StockpotQuery
+
+// How an encrypted store is keyed (docs/encryption.md): `StoreOptions.encryption`.
+@_exported import enum StockpotStorage.StoreEncryption
+@_exported import struct StockpotStorage.PassphraseCost

@@ -67,6 +67,12 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidArgument = Code(rawValue: "invalid_argument")
         /// A write was asked of a store opened read-only (``StoreOptions/readOnly``).
         public static let readOnly = Code(rawValue: "read_only")
+        /// The store is encrypted and was opened without a key (docs/encryption.md).
+        public static let keyRequired = Code(rawValue: "key_required")
+        /// The key or passphrase is not the store's.
+        public static let wrongKey = Code(rawValue: "wrong_key")
+        /// A key was given for a store that is not encrypted.
+        public static let notEncrypted = Code(rawValue: "not_encrypted")
     }
 
     /// Why the operation failed.
@@ -93,6 +99,9 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         case .limitExceeded: code = .limitExceeded
         case .closed: code = .storeClosed
         case .readOnly: code = .readOnly
+        case .keyRequired: code = .keyRequired
+        case .wrongKey: code = .wrongKey
+        case .notEncrypted: code = .notEncrypted
         case .invalidArgument: code = .internal
         default: code = .ioError
         }

@@ -37,7 +37,10 @@ public final class Store: Sendable {
     /// Opens the store in `directory`, creating it when it does not exist.
     ///
     /// - Throws: `store_locked` when another process has it open; `corruption` naming the file
-    ///   and offset when stored bytes do not verify; `io_error` when the file system fails.
+    ///   and offset when stored bytes do not verify; `io_error` when the file system fails;
+    ///   `key_required`, `wrong_key` or `not_encrypted` when ``StoreOptions/encryption`` does
+    ///   not fit the store, and `invalid_argument` for a raw key that is not 32 bytes or a
+    ///   passphrase cost out of range.
     /// - Complexity: Reads the newest index snapshot and the log written after it.
     public static func open(directory: String, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
         let engine: StorageEngine
@@ -49,6 +52,8 @@ public final class Store: Sendable {
                 let result = Result { () throws(StockpotError) in try StoreSnapshot.decode(bytes) }
                 decoded.result.withLock { $0 = (bytes, result) }
             }
+        } catch where error.code == .invalidArgument {
+            throw StockpotError(.invalidArgument, error.message, underlying: error)
         } catch {
             throw StockpotError(error)
         }

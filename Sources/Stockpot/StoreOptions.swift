@@ -41,6 +41,11 @@ public struct StoreOptions: Sendable, Hashable {
     /// at each writable open and after each `compact()`. `nil` (the default) keeps them until
     /// `purgeTombstones(through:)`.
     public var tombstoneRetention: Duration?
+    /// The key of an encrypted store (docs/encryption.md): `.key(32 bytes)` or
+    /// `.passphrase(text)`. A new store is created encrypted with it; an existing one must be
+    /// encrypted with it (`wrong_key`, `not_encrypted`); an encrypted store opened without it
+    /// fails with `key_required`. nil (the default): a plain store.
+    public var encryption: StoreEncryption?
 
     /// The defaults.
     public init() {}
@@ -58,6 +63,7 @@ public struct StoreOptions: Sendable, Hashable {
         options.backgroundCompaction = backgroundCompaction
         options.decodedValueCacheBytes = documentCacheBytes
         options.readOnly = readOnly
+        options.encryption = encryption
         return options
     }
 }

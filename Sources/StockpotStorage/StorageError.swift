@@ -32,6 +32,12 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notFound = Code(rawValue: "not_found")
         /// A write (or compaction, or snapshot) was asked of a store opened read-only.
         public static let readOnly = Code(rawValue: "read_only")
+        /// The store is encrypted and no key was given (docs/encryption.md).
+        public static let keyRequired = Code(rawValue: "key_required")
+        /// The key or passphrase given is not the store's.
+        public static let wrongKey = Code(rawValue: "wrong_key")
+        /// A key was given for a store that is not encrypted.
+        public static let notEncrypted = Code(rawValue: "not_encrypted")
     }
 
     /// Why the operation failed.

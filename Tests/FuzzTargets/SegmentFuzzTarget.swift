@@ -20,7 +20,7 @@ enum SegmentFuzzTarget {
             let tolerant = TolerantSegmentReader.scan(bytes, fileNumber: fileNumber, file: "segment")
             let found = Set(tolerant.records.map(\.offset))
             for record in tolerant.records where record.header.flags.contains(.compressed) {
-                decompress(bytes, record.valueRange, originalLength: record.header.originalLength)
+                record.stored.withUnsafeBytes { decompress($0, originalLength: record.header.originalLength) }
             }
             for sealed in [nil, bytes.count] {
                 guard let scan = try? SegmentScanner.scan(
@@ -39,10 +39,10 @@ enum SegmentFuzzTarget {
 
     /// Decompresses a stored value without a dictionary, as a reader does (bounded: LZ4
     /// expands at most 255-fold).
-    private static func decompress(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, originalLength: Int) {
-        guard originalLength <= range.count * 255 + 16, originalLength <= 1 << 24 else { return }
+    private static func decompress(_ stored: UnsafeRawBufferPointer, originalLength: Int) {
+        guard originalLength <= stored.count * 255 + 16, originalLength <= 1 << 24 else { return }
         _ = LZ4Codec.decompress(
-            UnsafeRawBufferPointer(rebasing: bytes[range]), originalLength: originalLength,
+            stored, originalLength: originalLength,
             dictionary: UnsafeRawBufferPointer(start: nil, count: 0))
     }
 }

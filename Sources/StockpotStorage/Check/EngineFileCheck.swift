@@ -14,15 +14,18 @@ package struct StorageCheckReport: Sendable {
 
 /// Checks a closed store's files. Stateless.
 package enum EngineFileCheck {
-    /// Checks every file of the store in `directory`.
+    /// Checks every file of the store in `directory` (read with the key `encryption` gives,
+    /// when it is encrypted).
     ///
-    /// - Throws: `storeLocked` when the store is open; `notFound` when there is no directory.
-    package static func check(directory: String) throws(StorageError) -> StorageCheckReport {
-        let files = try EngineFiles(directory: directory)
+    /// - Throws: `storeLocked` when the store is open; `notFound` when there is no directory;
+    ///   `keyRequired`, `wrongKey` or `notEncrypted` as an open would.
+    package static func check(directory: String, encryption: StoreEncryption? = nil) throws(StorageError) -> StorageCheckReport {
+        let files = try EngineFiles(directory: directory, encryption: encryption)
         var report = StorageCheckReport()
+        if let cipher = files.cipher { report.checked.append("encryption: ENCRYPTION opens with the key; store \(cipher.identity)") }
         let manifest: Manifest
         do throws(StorageError) {
-            let bytes = try files.read(FileNames.manifest)
+            let bytes = try files.read(FileNames.manifest, kind: .manifest, number: 0)
             manifest = try bytes.withBytes { (raw) throws(StorageError) in try Manifest.decode(raw, file: files.path(FileNames.manifest)) }
             report.checked.append("manifest: generation \(manifest.generation), \(manifest.sealedSegments.count + 1) segments, \(manifest.dictionaries.count) dictionaries")
         } catch {
@@ -35,7 +38,7 @@ package enum EngineFileCheck {
         for entry in manifest.dictionaries {
             let name = FileNames.name(.dictionary, entry.fileNumber)
             do throws(StorageError) {
-                let bytes = try files.read(name)
+                let bytes = try files.read(name, kind: .dictionary, number: entry.fileNumber)
                 let decoded = try bytes.withBytes { (raw) throws(StorageError) in try DictionaryFormat.decode(raw, file: files.path(name)) }
                 guard decoded.id == entry.id, decoded.keySpace == entry.keySpace else {
                     throw .corruption("The dictionary file disagrees with the manifest.", file: files.path(name), offset: 12)
@@ -74,7 +77,7 @@ package enum EngineFileCheck {
                 report.problems.append("Segment \(path) is \(bytes.count) bytes; the manifest says \(length) (truncated or extended).")
             }
             let scan = bytes.withUnsafeBytes {
-                TolerantSegmentReader.scan($0, fileNumber: number, identity: manifest.identity, file: path)
+                TolerantSegmentReader.scan($0, fileNumber: number, identity: manifest.identity, file: path, cipher: files.cipher)
             }
             if let problem = scan.headerProblem { report.problems.append("Segment \(path): the header does not verify: \(problem)") }
             if scan.headerProblem == nil, manifest.identity != nil, !manifest.allowsLegacy(number),
@@ -83,10 +86,10 @@ package enum EngineFileCheck {
                 report.problems.append("Segment \(path) has a version-1 header, which only segments of an upgraded store may have.")
             }
             if number == manifest.activeSegment, let binding = manifest.snapshotBinding, binding.logSegment == number,
-                let lastRecord = scan.records.last, UInt64(lastRecord.offset + lastRecord.header.recordLength) < binding.logOffset
+                let lastRecord = scan.records.last, UInt64(lastRecord.offset + lastRecord.length) < binding.logOffset
             {
                 report.problems.append(
-                    "Segment \(path) ends at byte \(lastRecord.offset + lastRecord.header.recordLength), before byte \(binding.logOffset) that the snapshot covers: "
+                    "Segment \(path) ends at byte \(lastRecord.offset + lastRecord.length), before byte \(binding.logOffset) that the snapshot covers: "
                         + "entries were lost after the snapshot was taken (the next open rebuilds the indexes from the log).")
             }
             for damage in scan.damage {
@@ -101,7 +104,8 @@ package enum EngineFileCheck {
                 let subject = HintSubject(
                     segmentNumber: number, segmentLength: UInt64(length),
                     firstRecordOffset: bytes.withUnsafeBytes { SegmentFormat.announcedHeaderSize($0) } ?? SegmentFormat.headerSize,
-                    identity: manifest.identity, allowsLegacy: manifest.allowsLegacy(number))
+                    identity: manifest.identity, allowsLegacy: manifest.allowsLegacy(number),
+                    recordExtraBytes: files.records(ofSegment: number).extraBytes)
                 checkHints(subject, scan, files, &report)
             }
             let index = segments.count
@@ -121,9 +125,7 @@ package enum EngineFileCheck {
             guard found.record.header.tag == .putBlob || found.record.header.flags.contains(.compressed) else { continue }
             values += 1
             do throws(StorageError) {
-                _ = try segment.bytes.withBytes { (raw) throws(StorageError) in
-                    try files.value(of: found.record, in: raw, file: segment.file, dictionaries: dictionaries)
-                }
+                _ = try files.value(of: found.record, file: segment.file, dictionaries: dictionaries)
             } catch {
                 report.problems.append("The live record at byte \(found.record.offset) of \(segment.file): \(error)")
             }
@@ -133,7 +135,7 @@ package enum EngineFileCheck {
         if manifest.snapshot != 0 {
             let name = FileNames.name(.snapshot, manifest.snapshot)
             do throws(StorageError) {
-                let bytes = try files.read(name)
+                let bytes = try files.read(name, kind: .snapshot, number: manifest.snapshot)
                 let snapshot = try bytes.withBytes { (raw) throws(StorageError) in try SnapshotFile.decode(raw, file: files.path(name)) }
                 if let binding = manifest.snapshotBinding,
                     binding.checksum != SnapshotFile.trailerChecksum(of: bytes) || binding.coveredSequence != snapshot.coveredSequence
@@ -155,7 +157,7 @@ package enum EngineFileCheck {
         let name = FileNames.name(.hint, subject.segmentNumber)
         guard files.names.contains(name) else { return }
         do throws(StorageError) {
-            let bytes = try files.read(name)
+            let bytes = try files.read(name, kind: .hint, number: subject.segmentNumber)
             let hints = try bytes.withBytes { (raw) throws(StorageError) in
                 try HintFormat.decode(raw, subject, file: files.path(name))
             }

@@ -9,18 +9,29 @@ package final class EngineFiles {
     private let lock: any FileLock
     /// Every name in the directory, sorted.
     package let names: [String]
+    /// The store's cipher when it is encrypted.
+    package let cipher: FileCipher?
 
-    /// Takes the store's lock (so that no engine writes meanwhile) and lists its files.
+    /// Takes the store's lock (so that no engine writes meanwhile) and lists its files; an
+    /// encrypted store is read with the key `encryption` gives.
     ///
-    /// - Throws: `storeLocked` when the store is open elsewhere; `notFound` or `ioError`.
-    package init(directory: String) throws(StorageError) {
+    /// - Throws: `storeLocked` when the store is open elsewhere; `notFound` or `ioError`;
+    ///   `keyRequired`, `wrongKey` or `notEncrypted` as an open would.
+    package init(directory: String, encryption: StoreEncryption? = nil) throws(StorageError) {
         self.directory = directory
         fileSystem = RealFileSystem()
         guard fileSystem.fileExists(directory) else {
             throw StorageError(.notFound, "There is no directory \(directory).", file: directory)
         }
-        lock = try fileSystem.lockDirectory(directory)
-        names = try fileSystem.listDirectory(directory).sorted()
+        let lock = try fileSystem.lockDirectory(directory)
+        do throws(StorageError) {
+            names = try fileSystem.listDirectory(directory).sorted()
+            cipher = try FileCipher.load(directory: directory, names: names, fileSystem: fileSystem, encryption: encryption)
+        } catch {
+            lock.release()
+            throw error
+        }
+        self.lock = lock
     }
 
     deinit { lock.release() }
@@ -43,9 +54,21 @@ package final class EngineFiles {
         return try handle.read(count: try handle.size(), at: 0)
     }
 
-    /// The store's identity: the manifest's when it decodes, otherwise the one most version-2
-    /// segment headers carry (nil when none can be told, e.g. a version-1 store).
+    /// A whole file of `kind` numbered `number`, opened from its envelope in an encrypted store.
+    package func read(_ name: String, kind: FileCipher.FileKind, number: UInt64) throws(StorageError) -> [UInt8] {
+        try cipher.opened(try read(name), kind: kind, number: number, file: path(name))
+    }
+
+    /// The layout of segment `number`'s records.
+    package func records(ofSegment number: UInt64) -> SegmentRecords {
+        SegmentRecords(cipher: cipher, segment: number)
+    }
+
+    /// The store's identity: the ENCRYPTION file's in an encrypted store, the manifest's when
+    /// it decodes, otherwise the one most version-2 segment headers carry (nil when none can be
+    /// told, e.g. a version-1 store).
     package func storeIdentity() -> StoreIdentity? {
+        if let cipher { return cipher.identity }
         if let bytes = try? read(FileNames.manifest),
             let manifest = try? bytes.withBytes({ (raw) throws(StorageError) in try Manifest.decode(raw, file: FileNames.manifest) })
         {
@@ -74,7 +97,7 @@ package final class EngineFiles {
         for number in numbered(.dictionary) {
             let name = FileNames.name(.dictionary, number)
             do throws(StorageError) {
-                let bytes = try read(name)
+                let bytes = try read(name, kind: .dictionary, number: number)
                 let decoded = try bytes.withBytes { (raw) throws(StorageError) in try DictionaryFormat.decode(raw, file: path(name)) }
                 loaded[decoded.id] = LZ4Dictionary(decoded.content)
             } catch {
@@ -89,10 +112,17 @@ package final class EngineFiles {
     ///
     /// - Throws: `corruption` naming the file (the blob file for a bad blob).
     package func value(
-        of record: TolerantSegmentScan.Record, in segment: UnsafeRawBufferPointer, file: String,
+        of record: TolerantSegmentScan.Record, file: String, dictionaries: [UInt16: LZ4Dictionary]
+    ) throws(StorageError) -> [UInt8] {
+        try record.stored.withBytes { (stored) throws(StorageError) -> [UInt8] in
+            try value(of: record, stored: stored, file: file, dictionaries: dictionaries)
+        }
+    }
+
+    private func value(
+        of record: TolerantSegmentScan.Record, stored: UnsafeRawBufferPointer, file: String,
         dictionaries: [UInt16: LZ4Dictionary]
     ) throws(StorageError) -> [UInt8] {
-        let stored = UnsafeRawBufferPointer(rebasing: segment[record.valueRange])
         switch record.header.tag {
         case .delete:
             throw .corruption("A delete record has no value.", file: file, offset: record.offset)
@@ -100,7 +130,7 @@ package final class EngineFiles {
             guard let reference = BlobReference(decoding: stored) else {
                 throw .corruption("A blob reference does not decode.", file: file, offset: record.offset)
             }
-            return try BlobStore(directory: directory, fileSystem: fileSystem).read(reference)
+            return try BlobStore(directory: directory, fileSystem: fileSystem, cipher: cipher).read(reference)
         case .put:
             guard record.header.flags.contains(.compressed) else { return Array(stored) }
             var dictionaryBytes = UnsafeRawBufferPointer(start: nil, count: 0)

@@ -46,9 +46,13 @@ package enum EngineSalvager {
     /// may save part of a batch; the newest readable record of a key wins, which may be older
     /// than a record lost in a damaged range.
     ///
-    /// - Throws: `storeLocked` when the store is open; `notFound` when there is no directory.
-    package static func salvage(directory: String) throws(StorageError) -> StorageSalvage {
-        let files = try EngineFiles(directory: directory)
+    /// An encrypted store is read with the key `encryption` gives; what does not authenticate
+    /// is reported as damage, never guessed at.
+    ///
+    /// - Throws: `storeLocked` when the store is open; `notFound` when there is no directory;
+    ///   `keyRequired`, `wrongKey` or `notEncrypted` as an open would.
+    package static func salvage(directory: String, encryption: StoreEncryption? = nil) throws(StorageError) -> StorageSalvage {
+        let files = try EngineFiles(directory: directory, encryption: encryption)
         var result = StorageSalvage()
         let (dictionaries, dictionaryProblems) = files.dictionaries()
         for problem in dictionaryProblems {
@@ -70,7 +74,9 @@ package enum EngineSalvager {
             }
             result.segments += 1
             result.bytesRead += bytes.count
-            let scan = bytes.withUnsafeBytes { TolerantSegmentReader.scan($0, fileNumber: number, identity: identity, file: path) }
+            let scan = bytes.withUnsafeBytes {
+                TolerantSegmentReader.scan($0, fileNumber: number, identity: identity, file: path, cipher: files.cipher)
+            }
             if scan.foreign {
                 result.losses.append(SalvageLoss(
                     file: path, reason: "the segment belongs to another store (its header names another identity); none of its records were used"))
@@ -96,9 +102,7 @@ package enum EngineSalvager {
         for (key, found) in newest where found.record.header.tag != .delete {
             let segment = segments[found.segment]
             do throws(StorageError) {
-                let value = try segment.bytes.withBytes { (raw) throws(StorageError) in
-                    try files.value(of: found.record, in: raw, file: segment.file, dictionaries: dictionaries)
-                }
+                let value = try files.value(of: found.record, file: segment.file, dictionaries: dictionaries)
                 result.records.append(SalvagedRecord(
                     key: key, value: value, sequence: found.record.header.sequence, file: segment.file,
                     offset: found.record.offset))

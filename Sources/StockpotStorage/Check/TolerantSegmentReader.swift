@@ -6,12 +6,14 @@ import StockpotCore
 
 /// What a tolerant scan of one segment file found.
 package struct TolerantSegmentScan: Sendable {
-    /// A record that verifies: its header, where it starts, its key and stored value's range.
+    /// A record that verifies: its header, where it starts, its length in the file, its key
+    /// and stored value.
     package struct Record: Sendable {
         package var header: RecordHeader
         package var offset: Int
+        package var length: Int
         package var key: [UInt8]
-        package var valueRange: Range<Int>
+        package var stored: [UInt8]
     }
 
     /// Bytes that are not valid records.
@@ -48,11 +50,14 @@ package enum TolerantSegmentReader {
     /// - Parameters:
     ///   - fileNumber: the number in the file's name, to check the header against.
     ///   - identity: the store's identity, when known, to check the header against.
+    ///   - cipher: the store's cipher when it is encrypted: records must authenticate.
     /// - Complexity: O(n) for an intact file; O(n × k) over a damaged range of k bytes.
     package static func scan(
-        _ bytes: UnsafeRawBufferPointer, fileNumber: UInt64, identity: StoreIdentity? = nil, file: String
+        _ bytes: UnsafeRawBufferPointer, fileNumber: UInt64, identity: StoreIdentity? = nil, file: String,
+        cipher: FileCipher? = nil
     ) -> TolerantSegmentScan {
         var result = TolerantSegmentScan()
+        let layout = SegmentRecords(cipher: cipher, segment: fileNumber)
         let headerSize = SegmentFormat.announcedHeaderSize(bytes) ?? SegmentFormat.headerSize
         if bytes.count < headerSize {
             result.headerProblem = "The file is \(bytes.count) bytes, shorter than a segment header."
@@ -63,27 +68,31 @@ package enum TolerantSegmentReader {
         }
         let header = UnsafeRawBufferPointer(rebasing: bytes[0..<headerSize])
         do throws(StorageError) {
-            try SegmentFormat.verifyHeader(header, fileNumber: fileNumber, identity: identity, allowsLegacy: true, file: file)
+            try SegmentFormat.verifyHeader(
+                header, fileNumber: fileNumber, identity: identity, allowsLegacy: true, sealed: cipher != nil, file: file)
         } catch {
             result.headerProblem = error.message
             // A header that verifies without the identity check is another store's.
             result.foreign = identity != nil
-                && (try? SegmentFormat.verifyHeader(header, fileNumber: fileNumber, identity: nil, allowsLegacy: true, file: file)) != nil
+                && (try? SegmentFormat.verifyHeader(
+                    header, fileNumber: fileNumber, identity: nil, allowsLegacy: true, sealed: cipher != nil, file: file)) != nil
         }
         var pendingBatch: [TolerantSegmentScan.Record] = []
         var offset = headerSize
         while offset < bytes.count {
-            let decoded = RecordCodec.decode(bytes, at: offset)
-            if case .record(let header, let keyOffset, let valueOffset) = decoded {
-                let key = Array(UnsafeRawBufferPointer(rebasing: bytes[keyOffset..<keyOffset + header.keyLength]))
-                pendingBatch.append(.init(
-                    header: header, offset: offset, key: key,
-                    valueRange: valueOffset..<valueOffset + header.storedLength))
-                if header.flags.contains(.batchEnd) {
+            var record: TolerantSegmentScan.Record?
+            let decoded =
+                (try? layout.decode(bytes, at: offset) { header, key, stored throws(StorageError) in
+                    record = .init(header: header, offset: offset, length: 0, key: Array(key), stored: Array(stored))
+                }) ?? .invalid("unreadable")
+            if case .record(let length) = decoded, var record {
+                record.length = length
+                pendingBatch.append(record)
+                if record.header.flags.contains(.batchEnd) {
                     result.records += pendingBatch
                     pendingBatch.removeAll()
                 }
-                offset += header.recordLength
+                offset += length
                 continue
             }
             if bytes[offset...].allSatisfy({ $0 == 0 }) { break }  // the zero tail of an active segment
@@ -91,34 +100,24 @@ package enum TolerantSegmentReader {
             // (their checksums verify) rather than lose more than the damage itself.
             result.records += pendingBatch
             pendingBatch.removeAll()
-            let next = nextValidRecord(bytes, after: offset)
+            let next = layout.nextValidRecord(bytes, after: offset)
             let end = next ?? bytes.count
             result.damage.append(.init(
                 offset: offset, length: end - offset, reason: reason(decoded),
-                claimedKey: claimedKey(bytes, at: offset)))
+                claimedKey: cipher == nil ? claimedKey(bytes, at: offset) : nil))
             offset = end
         }
         result.unfinishedBatchRecords = pendingBatch.count
         return result
     }
 
-    private static func reason(_ decoded: RecordCodec.Decoded) -> String {
+    private static func reason(_ decoded: SegmentRecords.Found) -> String {
         switch decoded {
         case .record: "a valid record"
         case .zeroLength: "a zero frame length followed by non-zero bytes"
         case .incomplete: "a record cut short by the end of the file"
         case .invalid(let why): why
         }
-    }
-
-    /// The first offset after `offset` where a record verifies.
-    private static func nextValidRecord(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> Int? {
-        var candidate = offset + 1
-        while candidate + RecordCodec.overhead <= bytes.count {
-            if case .record = RecordCodec.decode(bytes, at: candidate) { return candidate }
-            candidate += 1
-        }
-        return nil
     }
 
     /// The key a damaged record's header claims, when its key length fits the file.

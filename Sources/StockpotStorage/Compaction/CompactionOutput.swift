@@ -37,29 +37,34 @@ struct CompactionOutput {
     mutating func add(_ record: ScannedRecord, stored: UnsafeRawBufferPointer, from segment: UInt64) throws(StorageError) {
         var header = record.header
         header.flags.insert(.batchEnd)
-        if file == nil || (end + buffer.count + header.recordLength > engine.options.segmentRollBytes && end + buffer.count > SegmentFormat.headerSize) {
+        let extraBytes = engine.cipher == nil ? 0 : FileCipher.recordOverhead
+        if file == nil
+            || (end + buffer.count + header.recordLength + extraBytes > engine.options.segmentRollBytes
+                && end + buffer.count > SegmentFormat.headerSize)
+        {
             try sealCurrent()
             try startSegment()
         }
         guard let file else { return }
         let offset = end + buffer.count
-        record.key.withUnsafeBytes { key in
-            RecordCodec.append(header, key: key, storedValue: stored, to: &buffer)
+        // Sealed again for the new place: a copy gets a fresh nonce and is bound to its new offset.
+        let length = record.key.withUnsafeBytes { key in
+            file.records.append(header, key: key, storedValue: stored, at: offset, to: &buffer).length
         }
         hints.append(
             tag: header.tag, flags: header.flags, key: record.key, offset: offset,
-            recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
+            recordLength: length, sequence: header.sequence, originalLength: header.originalLength)
         minSequence = min(minSequence, header.sequence)
         maxSequence = max(maxSequence, header.sequence)
         if header.tag == .delete {
-            deleteBytes += header.recordLength
+            deleteBytes += length
         } else {
             moves.append(RecordMove(
                 key: record.key, fromSegment: UInt32(truncatingIfNeeded: segment),
                 fromOffset: UInt32(truncatingIfNeeded: record.offset),
                 to: KeyLocation(
                     segment: UInt32(truncatingIfNeeded: file.number), offset: UInt32(offset),
-                    length: UInt32(header.recordLength), sequence: header.sequence, kind: header.tag.rawValue)))
+                    length: UInt32(length), sequence: header.sequence, kind: header.tag.rawValue)))
         }
         if buffer.count >= 1 << 20 { try flush() }
     }
@@ -75,8 +80,8 @@ struct CompactionOutput {
         let number = engine.writer.withLock { $0.allocateFileNumber() }
         let path = engine.path(FileNames.name(.segment, number))
         let handle = try engine.fileSystem.openFile(path, mode: .createNew)
-        file = SegmentFile(number: number, path: path, handle: handle)
-        buffer = SegmentFormat.header(fileNumber: number, identity: engine.identity)
+        file = SegmentFile(number: number, path: path, handle: handle, cipher: engine.cipher)
+        buffer = SegmentFormat.header(fileNumber: number, identity: engine.identity, sealed: engine.cipher != nil)
         // Records are appended one by one and flushed every MiB: without room reserved, each
         // append would reallocate and copy the buffer.
         buffer.reserveCapacity(2 << 20)
@@ -149,7 +154,7 @@ extension StorageEngine {
             let version = StorageVersion(
                 keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
                 sequence: state.nextSequence - 1, directory: directory, fileSystem: fileSystem,
-                valueCache: valueCache)
+                valueCache: valueCache, cipher: cipher)
             current.publish(version)
         }
         // Views taken before the switch keep the old files open, so they can still read them.

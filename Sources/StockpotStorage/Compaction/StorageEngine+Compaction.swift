@@ -106,7 +106,7 @@ extension StorageEngine {
             let scan = try bytes.withBytes { (raw) throws(StorageError) in
                 try SegmentScanner.scan(
                     raw, file: file.path, fileNumber: input.number, identity: identity,
-                    allowsLegacy: input.number < legacyBelow, sealedLength: Int(input.length))
+                    allowsLegacy: input.number < legacyBelow, sealedLength: Int(input.length), cipher: cipher)
             }
             for record in scan.records {
                 let header = record.header
@@ -122,10 +122,11 @@ extension StorageEngine {
                         && current?.offset == UInt32(truncatingIfNeeded: record.offset)
                 }
                 guard needed else { continue }
+                // Decoded again (verified or authenticated a second time) for its stored value.
                 try bytes.withBytes { (raw) throws(StorageError) in
-                    let valueStart = record.offset + 28 + header.keyLength
-                    let stored = UnsafeRawBufferPointer(rebasing: raw[valueStart..<valueStart + header.storedLength])
-                    try output.add(record, stored: stored, from: input.number)
+                    _ = try file.records.decode(raw, at: record.offset) { _, _, stored throws(StorageError) in
+                        try output.add(record, stored: stored, from: input.number)
+                    }
                 }
                 report.recordsCopied += 1
             }

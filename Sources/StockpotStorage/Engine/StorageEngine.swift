@@ -20,6 +20,8 @@ public final class StorageEngine: Sendable {
     package let identity: StoreIdentity
     /// Segments and hints numbered below it may be version-1 files without the identity.
     let legacyBelow: UInt64
+    /// Seals and opens every file and record of an encrypted store; nil for a plain store.
+    package let cipher: FileCipher?
 
     let fileSystem: any FileSystem
     let lock: any FileLock
@@ -37,8 +39,10 @@ public final class StorageEngine: Sendable {
 
     init(
         directory: String, options: StorageOptions, fileSystem: any FileSystem, lock: any FileLock,
-        state: consuming WriterState, version: StorageVersion, recovery: Recovery, report: OpenReport
+        state: consuming WriterState, version: StorageVersion, recovery: Recovery, report: OpenReport,
+        cipher: FileCipher?
     ) {
+        self.cipher = cipher
         self.directory = directory
         self.options = options
         self.fileSystem = fileSystem

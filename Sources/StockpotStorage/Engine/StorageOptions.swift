@@ -61,5 +61,10 @@ public struct StorageOptions: Sendable, Hashable {
     /// open works on read-only media and excludes writers while it lasts.
     public var readOnly = false
 
+    /// The key of an encrypted store (docs/encryption.md): a new store is created encrypted
+    /// with it; an existing one must be encrypted with it (`wrongKey`, `notEncrypted`), and an
+    /// encrypted store opened without it fails with `keyRequired`. nil: a plain store.
+    public var encryption: StoreEncryption?
+
     public init() {}
 }

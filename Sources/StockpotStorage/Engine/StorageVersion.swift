@@ -97,13 +97,16 @@ final class StorageVersion: Sendable {
     let fileSystem: any FileSystem
     /// Decompressed values read before, shared by every version of the engine (nil: off).
     let valueCache: DecodedValueCache?
+    /// The store's cipher, for blob files (nil: a plain store).
+    let cipher: FileCipher?
     /// Removals that wait for this version (and every older one) to be released.
     private let removals = Mutex<[DeferredRemoval]>([])
 
     init(
         keys: KeyDirectory, segments: SegmentSet, dictionaries: DictionarySet, sequence: UInt64,
-        directory: String, fileSystem: any FileSystem, valueCache: DecodedValueCache?
+        directory: String, fileSystem: any FileSystem, valueCache: DecodedValueCache?, cipher: FileCipher?
     ) {
+        self.cipher = cipher
         self.keys = keys
         self.segments = segments
         self.dictionaries = dictionaries

@@ -13,7 +13,7 @@ package struct HintEntry: Sendable, Equatable {
     package var key: [UInt8]
     /// The record's offset in the segment.
     package var offset: Int
-    /// The record's length, `36 + K + V`.
+    /// The record's length in the segment, `36 + K + V` (plus 44 when sealed).
     package var recordLength: Int
     /// The record's sequence number.
     package var sequence: UInt64
@@ -48,12 +48,16 @@ package struct HintSubject: Sendable, Equatable {
     package var identity: StoreIdentity?
     /// Whether a version-1 hint file, which has no identity, is acceptable.
     package var allowsLegacy: Bool
+    /// The bytes each record of the segment has beyond its plain record: 0, or 44 for the
+    /// sealed records of an encrypted store (whose record lengths include them).
+    package var recordExtraBytes: Int
 
     /// Creates a subject.
     package init(
         segmentNumber: UInt64, segmentLength: UInt64, firstRecordOffset: Int = SegmentFormat.headerSize,
-        identity: StoreIdentity?, allowsLegacy: Bool = false
+        identity: StoreIdentity?, allowsLegacy: Bool = false, recordExtraBytes: Int = 0
     ) {
+        self.recordExtraBytes = recordExtraBytes
         self.segmentNumber = segmentNumber
         self.segmentLength = segmentLength
         self.firstRecordOffset = firstRecordOffset
@@ -218,7 +222,7 @@ package enum HintFormat {
             let flags = RecordFlags(rawValue: rawFlags)
             if let problem = RecordHeader.shapeProblem(
                 tag: tag, flags: flags, dictionaryID: nil, keyLength: keyLength,
-                storedLength: recordLength - RecordCodec.overhead - keyLength,
+                storedLength: recordLength - subject.recordExtraBytes - RecordCodec.overhead - keyLength,
                 originalLength: originalLength)
             {
                 throw .corruption(problem, file: file, offset: at)

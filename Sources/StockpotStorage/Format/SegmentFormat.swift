@@ -12,12 +12,16 @@ package enum SegmentFormat {
     /// The size of a version-1 header (a store upgraded from version 1).
     package static let version1HeaderSize = 32
 
-    /// Returns the 48 header bytes of segment `fileNumber` of the store `identity`.
-    package static func header(fileNumber: UInt64, identity: StoreIdentity) -> [UInt8] {
+    /// The flag bit saying the segment's records are sealed (docs/format/encryption.md).
+    package static let sealedFlag: UInt32 = 1
+
+    /// Returns the 48 header bytes of segment `fileNumber` of the store `identity`, whose
+    /// records are `sealed` in an encrypted store.
+    package static func header(fileNumber: UInt64, identity: StoreIdentity, sealed: Bool = false) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(headerSize)
         FormatHeader.appendMagicAndVersion(FormatHeader.segmentMagic, version: FormatHeader.identityVersion, to: &output)
-        output.appendUInt32LE(0)
+        output.appendUInt32LE(sealed ? sealedFlag : 0)
         output.appendUInt64LE(fileNumber)
         output.appendIdentity(identity)
         output.appendUInt64LE(Checksum.xxh3(output))
@@ -35,13 +39,16 @@ package enum SegmentFormat {
     /// of the store `identity`, and returns its size (where the first record starts). A
     /// version-1 header, which has no identity, is accepted only when `allowsLegacy`.
     ///
+    /// A segment of an encrypted store (`sealed`) must say its records are sealed, and a
+    /// plain store's must not.
+    ///
     /// - Throws: `corruption` naming `file` and the offset of the bad field: a short header,
     ///   magic, version, checksum, flags, a file number that is not `fileNumber`, or another
     ///   store's identity.
     @discardableResult
     package static func verifyHeader(
         _ bytes: UnsafeRawBufferPointer, fileNumber: UInt64, identity: StoreIdentity?, allowsLegacy: Bool,
-        file: String
+        sealed: Bool = false, file: String
     ) throws(StorageError) -> Int {
         let versions = allowsLegacy ? [FormatHeader.identityVersion, FormatHeader.version] : [FormatHeader.identityVersion]
         let version = try FormatHeader.verifyMagicAndVersion(
@@ -53,7 +60,12 @@ package enum SegmentFormat {
             bytes, covering: 0..<(size - 8), storedAt: size - 8, what: "segment header", file: file)
         let flags = bytes.getUInt32LE(at: 12) ?? 0
         try FormatHeader.require(
-            flags == 0, "The segment header sets unknown flags \(flags).", file: file, offset: 12)
+            flags & ~sealedFlag == 0 && (flags == 0 || size == headerSize),
+            "The segment header sets unknown flags \(flags).", file: file, offset: 12)
+        try FormatHeader.require(
+            (flags == sealedFlag) == sealed,
+            sealed ? "The segment is not encrypted, but the store is." : "The segment is encrypted, but the store is not.",
+            file: file, offset: 12)
         let found = bytes.getUInt64LE(at: 16) ?? 0
         try FormatHeader.require(
             found == fileNumber, "The segment header names file \(found), not \(fileNumber).",

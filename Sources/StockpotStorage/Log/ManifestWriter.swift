@@ -4,9 +4,11 @@
 struct ManifestWriter {
     let directory: String
     let fileSystem: any FileSystem
+    /// Seals the manifest in an encrypted store.
+    let cipher: FileCipher?
 
     func write(_ manifest: Manifest) throws(StorageError) {
         try DurableReplacement.writeFile(
-            manifest.encoded(), to: directory + "/" + FileNames.manifest, directory: directory, fileSystem: fileSystem)
+            cipher.sealed(manifest.encoded(), kind: .manifest, number: 0), to: directory + "/" + FileNames.manifest, directory: directory, fileSystem: fileSystem)
     }
 }

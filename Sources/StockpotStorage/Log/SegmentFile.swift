@@ -12,11 +12,17 @@ final class SegmentFile: Sendable {
     let handle: any FileHandle
     /// Where the first record starts: the header's size (48, or 32 in a version-1 segment).
     let firstRecordOffset: Int
+    /// How its records are laid out: plain, or sealed under the store's cipher.
+    let records: SegmentRecords
     /// The sealed file's bytes, mapped; nil while active or when the file system does not map.
     private let mapping = Mutex<MappedRegion?>(nil)
 
-    init(number: UInt64, path: String, handle: any FileHandle, firstRecordOffset: Int = SegmentFormat.headerSize) {
+    init(
+        number: UInt64, path: String, handle: any FileHandle, cipher: FileCipher?,
+        firstRecordOffset: Int = SegmentFormat.headerSize
+    ) {
         self.number = number
+        self.records = SegmentRecords(cipher: cipher, segment: number)
         self.path = path
         self.handle = handle
         self.firstRecordOffset = firstRecordOffset
@@ -78,18 +84,19 @@ final class SegmentFile: Sendable {
         return try bytes.withBytes { (raw) throws(StorageError) -> R in try verified(raw, offset, body) }
     }
 
+    /// Decodes `bytes`, exactly one record that starts at `offset` of the segment, and hands
+    /// it to `body`.
     private func verified<R>(
         _ bytes: UnsafeRawBufferPointer, _ offset: Int,
         _ body: (RecordHeader, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(StorageError) -> R
     ) throws(StorageError) -> R {
-        let decoded = RecordCodec.decode(bytes, at: 0)
-        guard case .record(let header, let keyOffset, let valueOffset) = decoded,
-            header.recordLength == bytes.count
-        else {
-            throw .corruption("A record does not verify (\(decoded)).", file: path, offset: offset)
+        var result: R?
+        let found = try records.decode(bytes, at: 0, segmentOffset: offset) { (header, key, stored) throws(StorageError) in
+            result = try body(header, key, stored)
         }
-        return try body(
-            header, UnsafeRawBufferPointer(rebasing: bytes[keyOffset..<keyOffset + header.keyLength]),
-            UnsafeRawBufferPointer(rebasing: bytes[valueOffset..<valueOffset + header.storedLength]))
+        guard case .record(let length) = found, length == bytes.count, let result else {
+            throw .corruption("A record does not verify (\(found)).", file: path, offset: offset)
+        }
+        return result
     }
 }

@@ -13,7 +13,7 @@ extension StorageEngine {
         manifest.generation = state.manifest.generation + 1
         manifest.nextFileNumber = max(manifest.nextFileNumber, state.nextFileNumber)
         do throws(StorageError) {
-            try ManifestWriter(directory: directory, fileSystem: fileSystem).write(manifest)
+            try ManifestWriter(directory: directory, fileSystem: fileSystem, cipher: cipher).write(manifest)
         } catch {
             throw poison(&state, error, doing: "Writing the manifest")
         }
@@ -39,7 +39,7 @@ extension StorageEngine {
         let handle: any FileHandle
         do throws(StorageError) {
             handle = try fileSystem.openFile(path(name), mode: .createNew)
-            try handle.write(SegmentFormat.header(fileNumber: number, identity: identity), at: 0)
+            try handle.write(SegmentFormat.header(fileNumber: number, identity: identity, sealed: cipher != nil), at: 0)
             try handle.sync()
             try fileSystem.syncDirectory(directory)
         } catch {
@@ -51,7 +51,7 @@ extension StorageEngine {
             minSequence: state.activeMinSequence ?? 0, maxSequence: state.activeMaxSequence))
         manifest.activeSegment = number
         try writeManifest(manifest, state: &state)
-        let next = SegmentFile(number: number, path: path(name), handle: handle)
+        let next = SegmentFile(number: number, path: path(name), handle: handle, cipher: cipher)
         state.segments = state.segments.replacing(adding: [next], removing: [])
         let hints = state.activeHints
         let spill = state.hintSpill
@@ -76,9 +76,10 @@ extension StorageEngine {
 
     /// Moves the active segment's in-memory hint entries to its temporary hint file once they
     /// pass ``hintSpillBytes``. A failure is not an error of the write: the entries stay in
-    /// memory, and so do this segment's later ones.
+    /// memory, and so do this segment's later ones. An encrypted store never spills: the
+    /// entries hold keys, which must not reach the disk in the clear.
     func spillHintsIfLarge(_ state: inout WriterState) {
-        guard state.activeHints.bytes.count >= Self.hintSpillBytes, !state.hintSpill.failed else { return }
+        guard cipher == nil, state.activeHints.bytes.count >= Self.hintSpillBytes, !state.hintSpill.failed else { return }
         do throws(StorageError) {
             let handle: any FileHandle
             if let open = state.hintSpill.handle {
@@ -136,8 +137,8 @@ extension StorageEngine {
         }
         let subject = HintSubject(
             segmentNumber: segment, segmentLength: UInt64(length), firstRecordOffset: firstRecordOffset,
-            identity: identity)
-        let file = try HintFormat.checkedFile(subject, entries: all)
+            identity: identity, recordExtraBytes: cipher == nil ? 0 : FileCipher.recordOverhead)
+        let file = cipher.sealed(try HintFormat.checkedFile(subject, entries: all), kind: .hint, number: segment)
         // Nothing refers to a hint: a lost rename only costs a scan, so no directory fsync.
         try DurableReplacement.writeFile(file, to: final, directory: directory, syncDirectory: false, fileSystem: fileSystem)
     }
@@ -150,7 +151,8 @@ extension StorageEngine {
         let final = path(FileNames.name(.dictionary, number))
         do throws(StorageError) {
             try DurableReplacement.writeFile(
-                DictionaryFormat.encode(id: id, keySpace: space, content: content), to: final, directory: directory,
+                cipher.sealed(DictionaryFormat.encode(id: id, keySpace: space, content: content), kind: .dictionary, number: number),
+                to: final, directory: directory,
                 fileSystem: fileSystem)
         } catch {
             throw poison(&state, error, doing: "Writing dictionary \(final)")

@@ -71,7 +71,8 @@ extension StorageEngine {
         // Everything that can fail is done before the append: once the records are in the
         // log, only a failed write (which poisons) may stop the batch.
         let previous = current.version
-        let batchBytes = records.reduce(0) { $0 + $1.header.recordLength }
+        let layout = state.active.records
+        let batchBytes = records.reduce(0) { $0 + layout.length(of: $1.header) }
         guard batchBytes <= Self.maximumBatchBytes else {
             throw StorageError(
                 .limitExceeded,
@@ -84,13 +85,16 @@ extension StorageEngine {
         var encoded: [UInt8] = []
         encoded.reserveCapacity(batchBytes)
         var offsets: [Int] = []
+        var lengths: [Int] = []
         for record in records {
-            offsets.append(state.activeEnd + encoded.count)
-            record.key.withUnsafeBytes { key in
+            let offset = state.activeEnd + encoded.count
+            offsets.append(offset)
+            let length = record.key.withUnsafeBytes { key in
                 record.stored.withUnsafeBytes { stored in
-                    RecordCodec.append(record.header, key: key, storedValue: stored, to: &encoded)
+                    layout.append(record.header, key: key, storedValue: stored, at: offset, to: &encoded).length
                 }
             }
+            lengths.append(length)
         }
         preallocate(toHold: state.activeEnd + encoded.count, state: &state)
         do throws(StorageError) {
@@ -103,7 +107,8 @@ extension StorageEngine {
         if options.durability == .full { state.active.handle.startWriteback(offset: state.activeEnd, count: encoded.count) }
         var supersededBlobs: [UInt64] = []
         for index in records.indices {
-            applyAppended(records[index], at: offsets[index], state: &state, supersededBlobs: &supersededBlobs)
+            applyAppended(
+                records[index], at: offsets[index], length: lengths[index], state: &state, supersededBlobs: &supersededBlobs)
         }
         state.activeEnd += encoded.count
         spillHintsIfLarge(&state)
@@ -115,7 +120,7 @@ extension StorageEngine {
         state.nextSequence = lastSequence + 1
         let version = StorageVersion(
             keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
-            sequence: lastSequence, directory: directory, fileSystem: fileSystem, valueCache: valueCache)
+            sequence: lastSequence, directory: directory, fileSystem: fileSystem, valueCache: valueCache, cipher: cipher)
         let end = LogPosition(segment: state.active.number, offset: state.activeEnd)
         commits.didAppend(end: end, version: version)
         return AppendedBatch(end: end, lastSequence: lastSequence, previous: previous, supersededBlobs: supersededBlobs)
@@ -196,7 +201,7 @@ extension StorageEngine {
     ) throws(StorageError) -> (RecordHeader, [UInt8], (dictionary: LZ4Dictionary?, dictionaryID: UInt16)?) {
         if value.count > options.blobThreshold {
             let number = state.allocateFileNumber()
-            let reference = try BlobStore(directory: directory, fileSystem: fileSystem).write(value, number: number)
+            let reference = try BlobStore(directory: directory, fileSystem: fileSystem, cipher: cipher).write(value, number: number)
             let stored = reference.encoded()
             return (RecordHeader(
                 tag: .putBlob, flags: [], dictionaryID: 0, sequence: sequence, keyLength: key.count,
@@ -220,12 +225,12 @@ extension StorageEngine {
     /// (a key's value before the batch, or one written earlier in the same batch) is added to
     /// `supersededBlobs`, for removal once no reader needs it.
     private func applyAppended(
-        _ record: PendingRecord, at offset: Int, state: inout WriterState, supersededBlobs: inout [UInt64]
+        _ record: PendingRecord, at offset: Int, length: Int, state: inout WriterState, supersededBlobs: inout [UInt64]
     ) {
         let header = record.header
         let location = KeyLocation(
             segment: UInt32(truncatingIfNeeded: state.active.number), offset: UInt32(truncatingIfNeeded: offset),
-            length: UInt32(header.recordLength), sequence: header.sequence, kind: header.tag.rawValue)
+            length: UInt32(length), sequence: header.sequence, kind: header.tag.rawValue)
         let previous: KeyLocation?
         if header.tag == .delete {
             previous = state.keys.removeLocation(for: record.key)
@@ -243,7 +248,7 @@ extension StorageEngine {
         }
         state.activeHints.append(
             tag: header.tag, flags: header.flags, key: record.key, offset: offset,
-            recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
+            recordLength: length, sequence: header.sequence, originalLength: header.originalLength)
     }
 
     /// The blob file a put-blob record refers to.
@@ -261,7 +266,7 @@ extension StorageEngine {
     /// Removes blob files once `version` (and so every reader that could see them) is gone.
     func removeWhenReleased(_ blobs: [UInt64], after version: StorageVersion) {
         guard !blobs.isEmpty else { return }
-        let store = BlobStore(directory: directory, fileSystem: fileSystem)
+        let store = BlobStore(directory: directory, fileSystem: fileSystem, cipher: cipher)
         version.holdUntilReleased(DeferredRemoval(fileSystem: fileSystem, paths: blobs.map { store.path($0) }))
     }
 

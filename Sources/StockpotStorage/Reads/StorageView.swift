@@ -228,7 +228,8 @@ struct ValueReader {
         }
         switch payload {
         case .value(let value): return value
-        case .blob(let blob): return try BlobStore(directory: version.directory, fileSystem: version.fileSystem).read(blob)
+        case .blob(let blob):
+            return try BlobStore(directory: version.directory, fileSystem: version.fileSystem, cipher: version.cipher).read(blob)
         }
     }
 
@@ -286,7 +287,7 @@ struct ValueReader {
             blob = try segment.withRecord(at: offset, length: length, body)
         }
         guard let blob else { return }
-        let value = try BlobStore(directory: version.directory, fileSystem: version.fileSystem).read(blob)
+        let value = try BlobStore(directory: version.directory, fileSystem: version.fileSystem, cipher: version.cipher).read(blob)
         chunks.reserve(value.count)
         let start = chunks.buffer.count
         value.withUnsafeBytes { chunks.append($0) }

@@ -5,6 +5,8 @@
 package struct ScannedRecord: Sendable {
     package var header: RecordHeader
     package var offset: Int
+    /// The record's length in the segment (its plain length, plus 44 when sealed).
+    package var length: Int
     package var key: [UInt8]
 }
 
@@ -24,16 +26,18 @@ package enum SegmentScanner {
     /// Scans the bytes of segment `file`, whose header must name `fileNumber` and the store
     /// `identity` (or be a version-1 header, when `allowsLegacy`). A sealed segment
     /// (`sealedLength` given) must hold exactly complete batches up to that length; an active
-    /// one may end in a torn tail.
+    /// one may end in a torn tail. With `cipher` (an encrypted store) every record must be
+    /// sealed and authenticate.
     ///
     /// - Throws: `corruption` naming the file and offset of the first bad byte that cannot be
     ///   a torn tail, or of the header's bad field.
     package static func scan(
         _ bytes: UnsafeRawBufferPointer, file: String, fileNumber: UInt64, identity: StoreIdentity?,
-        allowsLegacy: Bool, sealedLength: Int?
+        allowsLegacy: Bool, sealedLength: Int?, cipher: FileCipher? = nil
     ) throws(StorageError) -> SegmentScan {
+        let layout = SegmentRecords(cipher: cipher, segment: fileNumber)
         let headerSize = try SegmentFormat.verifyHeader(
-            bytes, fileNumber: fileNumber, identity: identity, allowsLegacy: allowsLegacy, file: file)
+            bytes, fileNumber: fileNumber, identity: identity, allowsLegacy: allowsLegacy, sealed: cipher != nil, file: file)
         if let sealedLength, sealedLength != bytes.count {
             throw .corruption(
                 "The sealed segment is \(bytes.count) bytes; the manifest says \(sealedLength).",
@@ -44,12 +48,16 @@ package enum SegmentScanner {
         var validEnd = headerSize
         var offset = headerSize
         while offset < bytes.count {
-            switch RecordCodec.decode(bytes, at: offset) {
-            case .record(let header, let keyOffset, _):
-                let key = Array(UnsafeRawBufferPointer(rebasing: bytes[keyOffset..<keyOffset + header.keyLength]))
-                records.append(ScannedRecord(header: header, offset: offset, key: key))
-                offset += header.recordLength
-                if header.flags.contains(.batchEnd) {
+            var found: (header: RecordHeader, key: [UInt8])?
+            let decoded = try layout.decode(bytes, at: offset) { header, key, _ throws(StorageError) in
+                found = (header, Array(key))
+            }
+            switch decoded {
+            case .record(let length):
+                guard let found else { break }
+                records.append(ScannedRecord(header: found.header, offset: offset, length: length, key: found.key))
+                offset += length
+                if found.header.flags.contains(.batchEnd) {
                     completeCount = records.count
                     validEnd = offset
                 }
@@ -57,7 +65,7 @@ package enum SegmentScanner {
             case .zeroLength where sealedLength == nil && isAllZero(bytes, from: offset):
                 break
             case .zeroLength, .incomplete, .invalid:
-                if sealedLength != nil || hasValidRecord(bytes, after: offset) {
+                if sealedLength != nil || layout.nextValidRecord(bytes, after: offset) != nil {
                     throw .corruption("A record does not verify.", file: file, offset: offset)
                 }
             }
@@ -78,14 +86,4 @@ package enum SegmentScanner {
         bytes[offset...].allSatisfy { $0 == 0 }
     }
 
-    /// Whether a valid record starts anywhere after `offset`: if so, the damage at `offset`
-    /// was followed by writes that reached the disk, so it is not a torn tail.
-    private static func hasValidRecord(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> Bool {
-        var candidate = offset + 1
-        while candidate + RecordCodec.overhead <= bytes.count {
-            if case .record = RecordCodec.decode(bytes, at: candidate) { return true }
-            candidate += 1
-        }
-        return false
-    }
 }

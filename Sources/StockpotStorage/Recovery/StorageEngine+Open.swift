@@ -43,10 +43,10 @@ extension StorageEngine {
             let version = StorageVersion(
                 keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
                 sequence: state.nextSequence - 1, directory: directory, fileSystem: fileSystem,
-                valueCache: DecodedValueCache(capacityBytes: options.decodedValueCacheBytes))
+                valueCache: DecodedValueCache(capacityBytes: options.decodedValueCacheBytes), cipher: opener.cipher)
             let engine = StorageEngine(
                 directory: directory, options: options, fileSystem: fileSystem, lock: lock,
-                state: state, version: version, recovery: recovery, report: opener.report)
+                state: state, version: version, recovery: recovery, report: opener.report, cipher: opener.cipher)
             engine.startBackgroundWork()
             // Newest first: recent entries are the likelier reads.
             engine.warmer.warm(version.segments.files.values.sorted { $0.number > $1.number })
@@ -86,6 +86,8 @@ struct StoreOpener {
     /// segments and hints may be version-1 files.
     var identity: StoreIdentity?
     var legacyBelow: UInt64 = 1
+    /// The store's cipher when it is encrypted (found, or made by a create).
+    var cipher: FileCipher?
     /// Puts whose keys ascend strictly, in the order read, held for one bulk build of the key
     /// directory (a store written in key order is read as one such run).
     var ascendingRun = AscendingKeys()
@@ -108,9 +110,14 @@ struct StoreOpener {
             }
             return try create(in: names)
         }
-        let manifestBytes = try readWhole(FileNames.manifest)
+        cipher = try FileCipher.load(directory: directory, names: names, fileSystem: fileSystem, encryption: options.encryption)
+        let manifestBytes = try readWhole(FileNames.manifest, kind: .manifest, number: 0)
         var manifest = try manifestBytes.withBytes { (bytes) throws(StorageError) in
             try Manifest.decode(bytes, file: path(FileNames.manifest))
+        }
+        if let cipher, manifest.identity != cipher.identity {
+            throw .corruption(
+                "The manifest names another store than the ENCRYPTION file does.", file: path(FileNames.manifest), offset: 16)
         }
         // The counters this store goes on from must have room to grow: no store gets past these
         // bounds (file names have 12 digits), and counting on from there would overflow.
@@ -135,19 +142,21 @@ struct StoreOpener {
         defer { background.wait() }
         let snapshotRead = SnapshotRead()
         if let restore {
-            DispatchQueue.global().async(group: background) { [directory, fileSystem, manifest] in
-                let result = Self.readSnapshot(manifest, directory: directory, fileSystem: fileSystem)
+            DispatchQueue.global().async(group: background) { [directory, fileSystem, manifest, cipher] in
+                let result = Self.readSnapshot(manifest, directory: directory, fileSystem: fileSystem, cipher: cipher)
                 snapshotRead.result.withLock { $0 = result }
                 if case .success(let snapshot?) = result { restore(snapshot.file.upperState) }
             }
         } else {
-            snapshotRead.result.withLock { $0 = Self.readSnapshot(manifest, directory: directory, fileSystem: fileSystem) }
+            snapshotRead.result.withLock {
+                $0 = Self.readSnapshot(manifest, directory: directory, fileSystem: fileSystem, cipher: cipher)
+            }
         }
         var compression = CompressionState()
         var dictionaries: [UInt16: LZ4Dictionary] = [:]
         for (index, entry) in manifest.dictionaries.enumerated() {
             let name = FileNames.name(.dictionary, entry.fileNumber)
-            let bytes = try readWhole(name)
+            let bytes = try readWhole(name, kind: .dictionary, number: entry.fileNumber)
             let decoded = try bytes.withBytes { (raw) throws(StorageError) in
                 try DictionaryFormat.decode(raw, file: path(name))
             }
@@ -206,7 +215,7 @@ struct StoreOpener {
                 logSegment: 0, logOffset: 0)
             manifest.formatVersion = FormatHeader.identityVersion
             manifest.generation += 1
-            try ManifestWriter(directory: directory, fileSystem: fileSystem).write(manifest)
+            try ManifestWriter(directory: directory, fileSystem: fileSystem, cipher: cipher).write(manifest)
             report.upgraded = true
         }
         let covered = snapshot?.coveredSequence ?? 0
@@ -244,6 +253,11 @@ struct StoreOpener {
         return try handle.read(count: try handle.size(), at: 0)
     }
 
+    /// A whole file of `kind` numbered `number`, opened from its envelope in an encrypted store.
+    func readWhole(_ name: String, kind: FileCipher.FileKind, number: UInt64) throws(StorageError) -> [UInt8] {
+        try cipher.opened(try readWhole(name), kind: kind, number: number, file: path(name))
+    }
+
     /// Whether segment file `name` holds no record: it is shorter than a header, or nothing
     /// but zeros follows its header (a header written, nothing appended).
     func holdsNoRecord(_ name: String) throws(StorageError) -> Bool {
@@ -262,13 +276,14 @@ struct StoreOpener {
     /// (another store's, or an older one). Static, so that it can run on another thread while
     /// the open goes on.
     private static func readSnapshot(
-        _ manifest: Manifest, directory: String, fileSystem: any FileSystem
+        _ manifest: Manifest, directory: String, fileSystem: any FileSystem, cipher: FileCipher?
     ) -> Result<ReadSnapshot?, StorageError> {
         guard manifest.snapshot != 0 else { return .success(nil) }
         let name = FileNames.name(.snapshot, manifest.snapshot)
-        let reader = StoreOpener(directory: directory, options: StorageOptions(), fileSystem: fileSystem)
+        var reader = StoreOpener(directory: directory, options: StorageOptions(), fileSystem: fileSystem)
+        reader.cipher = cipher
         do throws(StorageError) {
-            let bytes = try reader.readWhole(name)
+            let bytes = try reader.readWhole(name, kind: .snapshot, number: manifest.snapshot)
             let file = try bytes.withBytes { (raw) throws(StorageError) in
                 try SnapshotFile.decode(raw, file: reader.path(name))
             }

@@ -90,7 +90,8 @@ extension StorageEngine {
             let encoded = file.encoded(compressed: state.count >= 4096)
             // Nothing refers to the new file until the manifest below: a failure leaves the
             // store as it was.
-            try DurableReplacement.writeFile(encoded, to: final, directory: directory, fileSystem: fileSystem)
+            try DurableReplacement.writeFile(
+                cipher.sealed(encoded, kind: .snapshot, number: number), to: final, directory: directory, fileSystem: fileSystem)
             let previous = writerState.manifest.snapshot
             var manifest = writerState.manifest
             manifest.snapshot = number

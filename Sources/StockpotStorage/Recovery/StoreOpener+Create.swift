@@ -19,20 +19,29 @@ extension StoreOpener {
                     + "Run `stockpot salvage` to recover the entries into a new store.",
                 file: path(FileNames.manifest))
         }
-        for name in names where FileNames.parse(name) != nil || name == FileNames.temporary(FileNames.manifest) {
+        // An unfinished create's files, ENCRYPTION included: no data was ever sealed under it.
+        let leftovers = [FileNames.temporary(FileNames.manifest), KeyEnvelope.fileName, FileNames.temporary(KeyEnvelope.fileName)]
+        for name in names where FileNames.parse(name) != nil || leftovers.contains(name) {
             try remove(name)
         }
         report.created = true
         // The store directory itself must survive a power loss: its entry lives in the parent.
         try fileSystem.syncDirectory(parentDirectory(of: directory))
         let identity = StoreIdentity.random()
+        if let encryption = options.encryption {
+            // The key file comes first and durably: nothing is sealed under a key not yet on disk.
+            let (envelope, dataKey) = try KeyEnvelope.create(identity: identity, encryption: encryption)
+            try DurableReplacement.writeFile(
+                envelope.encoded(), to: path(KeyEnvelope.fileName), directory: directory, fileSystem: fileSystem)
+            cipher = FileCipher(identity: identity, dataKey: dataKey)
+        }
         let segmentName = FileNames.name(.segment, 1)
         let handle = try fileSystem.openFile(path(segmentName), mode: .createOrTruncate)
-        try handle.write(SegmentFormat.header(fileNumber: 1, identity: identity), at: 0)
+        try handle.write(SegmentFormat.header(fileNumber: 1, identity: identity, sealed: cipher != nil), at: 0)
         try handle.sync()
         let manifest = Manifest(identity: identity, generation: 1, nextFileNumber: 2, activeSegment: 1)
-        try ManifestWriter(directory: directory, fileSystem: fileSystem).write(manifest)
-        let active = SegmentFile(number: 1, path: path(segmentName), handle: handle)
+        try ManifestWriter(directory: directory, fileSystem: fileSystem, cipher: cipher).write(manifest)
+        let active = SegmentFile(number: 1, path: path(segmentName), handle: handle, cipher: cipher)
         let state = WriterState(
             manifest: manifest, nextFileNumber: 2, nextSequence: 1, keys: KeyDirectory(),
             segments: SegmentSet([1: active]), dictionaries: DictionarySet([:]), active: active,

@@ -46,7 +46,8 @@ extension StoreOpener {
         let bytes = try readWhole(name)
         let ownHeader = bytes.withUnsafeBytes { raw in
             (try? SegmentFormat.verifyHeader(
-                raw, fileNumber: number, identity: identity, allowsLegacy: number < legacyBelow, file: path(name))) != nil
+                raw, fileNumber: number, identity: identity, allowsLegacy: number < legacyBelow, sealed: cipher != nil,
+                file: path(name))) != nil
         }
         if ownHeader { return true }
         return try holdsNoRecord(name)

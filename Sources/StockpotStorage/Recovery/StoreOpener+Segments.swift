@@ -21,31 +21,31 @@ extension StoreOpener {
         let firstRecord = try header.withBytes { (bytes) throws(StorageError) in
             try SegmentFormat.verifyHeader(
                 bytes, fileNumber: sealed.number, identity: identity, allowsLegacy: sealed.number < legacyBelow,
-                file: path(name))
+                sealed: cipher != nil, file: path(name))
         }
-        let file = SegmentFile(number: sealed.number, path: path(name), handle: handle, firstRecordOffset: firstRecord)
+        let file = SegmentFile(number: sealed.number, path: path(name), handle: handle, cipher: cipher, firstRecordOffset: firstRecord)
         usage[sealed.number, default: SegmentUsage(total: 0, dead: 0)].total += size
         file.seal(length: size)
         let subject = HintSubject(
             segmentNumber: sealed.number, segmentLength: sealed.length, firstRecordOffset: firstRecord,
-            identity: identity, allowsLegacy: sealed.number < legacyBelow)
+            identity: identity, allowsLegacy: sealed.number < legacyBelow, recordExtraBytes: file.records.extraBytes)
         if loadHints(subject) { return file }
         let bytes = try handle.read(count: size, at: 0)
         report.segmentBytesRead += bytes.count
         let scan = try bytes.withBytes { (raw) throws(StorageError) in
             try SegmentScanner.scan(
                 raw, file: path(name), fileNumber: sealed.number, identity: identity,
-                allowsLegacy: sealed.number < legacyBelow, sealedLength: Int(sealed.length))
+                allowsLegacy: sealed.number < legacyBelow, sealedLength: Int(sealed.length), cipher: cipher)
         }
         var hints = EncodedHints()
         for record in scan.records {
             let header = record.header
             record.key.withUnsafeBytes { key in
-                collect(key, tag: header.tag, segment: sealed.number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
+                collect(key, tag: header.tag, segment: sealed.number, offset: record.offset, length: record.length, sequence: header.sequence)
             }
             hints.append(
                 tag: header.tag, flags: header.flags, key: record.key, offset: record.offset,
-                recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
+                recordLength: record.length, sequence: header.sequence, originalLength: header.originalLength)
         }
         rewriteHints(hints, subject)
         return file
@@ -62,7 +62,7 @@ extension StoreOpener {
         let deferredCount = deferred.count
         let sequenceBefore = highestSequence
         do throws(StorageError) {
-            let bytes = try readWhole(name)
+            let bytes = try readWhole(name, kind: .hint, number: subject.segmentNumber)
             report.segmentBytesRead += bytes.count
             // At most one entry per 25 bytes (24 fixed, a key of 1 or more); keys fit in the file.
             ascendingRun.reserveCapacity(
@@ -89,7 +89,7 @@ extension StoreOpener {
         guard subject.identity != nil, !options.readOnly else { return }
         let final = path(FileNames.name(.hint, subject.segmentNumber))
         do throws(StorageError) {
-            let bytes = try HintFormat.checkedFile(subject, entries: entries)
+            let bytes = cipher.sealed(try HintFormat.checkedFile(subject, entries: entries), kind: .hint, number: subject.segmentNumber)
             try DurableReplacement.writeFile(bytes, to: final, directory: directory, syncDirectory: false, fileSystem: fileSystem)
             report.rewrittenHints.append(final)
         } catch {
@@ -112,9 +112,9 @@ extension StoreOpener {
         let scan = try bytes.withBytes { (raw) throws(StorageError) in
             try SegmentScanner.scan(
                 raw, file: path(name), fileNumber: number, identity: identity, allowsLegacy: number < legacyBelow,
-                sealedLength: nil)
+                sealedLength: nil, cipher: cipher)
         }
-        let file = SegmentFile(number: number, path: path(name), handle: handle, firstRecordOffset: scan.headerSize)
+        let file = SegmentFile(number: number, path: path(name), handle: handle, cipher: cipher, firstRecordOffset: scan.headerSize)
         if let torn = scan.tornTail {
             report.tornTail = (path(name), torn.offset, torn.bytes)
         }
@@ -130,11 +130,11 @@ extension StoreOpener {
         for record in scan.records {
             let header = record.header
             record.key.withUnsafeBytes { key in
-                collect(key, tag: header.tag, segment: number, offset: record.offset, length: header.recordLength, sequence: header.sequence)
+                collect(key, tag: header.tag, segment: number, offset: record.offset, length: record.length, sequence: header.sequence)
             }
             hints.append(
                 tag: header.tag, flags: header.flags, key: record.key, offset: record.offset,
-                recordLength: header.recordLength, sequence: header.sequence, originalLength: header.originalLength)
+                recordLength: record.length, sequence: header.sequence, originalLength: header.originalLength)
             minSequence = min(minSequence ?? header.sequence, header.sequence)
             maxSequence = max(maxSequence, header.sequence)
         }

@@ -47,12 +47,14 @@ import StockpotTestSupport
         return state
     }
 
-    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
-    func randomOperationsMatchADictionary(seed: UInt64) throws {
+    /// Plain and encrypted (docs/encryption.md): the same operations, the same contents.
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8], [false, true])
+    func randomOperationsMatchADictionary(seed: UInt64, encrypted: Bool) throws {
         var generator = SeededRandom(seed: seed)
         let fileSystem = MemoryFileSystem()
         let background = seed % 2 == 0
-        var engine = try openTestEngine(fileSystem, backgroundCompaction: background)
+        let encryption = testEncryption(encrypted)
+        var engine = try openTestEngine(fileSystem, backgroundCompaction: background, encryption: encryption)
         var model: [[UInt8]: [UInt8]] = [:]
         for step in 0..<300 {
             switch generator.below(24) {
@@ -70,7 +72,7 @@ import StockpotTestSupport
                 try engine.saveSnapshot(Self.encode(snapshot), coveringSequence: view.sequence)
             case 4:
                 try engine.close()
-                engine = try openTestEngine(fileSystem, backgroundCompaction: background)
+                engine = try openTestEngine(fileSystem, backgroundCompaction: background, encryption: encryption)
                 let upper = try Self.recoverUpperState(engine)
                 if let problem = difference(upper, model) {
                     Issue.record("seed \(seed), step \(step): the state rebuilt by recovery: \(problem)")
@@ -89,7 +91,7 @@ import StockpotTestSupport
             }
         }
         try engine.close()
-        let reopened = try openTestEngine(fileSystem)
+        let reopened = try openTestEngine(fileSystem, encryption: encryption)
         let problem = difference(try contents(of: reopened), model)
         #expect(problem == nil, "seed \(seed): after the final reopen: \(problem ?? "")")
         let upper = difference(try Self.recoverUpperState(reopened), model)

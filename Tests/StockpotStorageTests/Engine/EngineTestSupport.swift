@@ -21,13 +21,22 @@ func testValue(_ generator: inout SeededRandom, large: Bool = false) -> [UInt8] 
     return Array((text + "\"}").utf8)
 }
 
+/// The raw key the encrypted variants of the engine tests use.
+let testEncryptionKey = StoreEncryption.key(Array(0..<32))
+
+/// The key of an encrypted test store, or nil for a plain one.
+func testEncryption(_ encrypted: Bool) -> StoreEncryption? {
+    encrypted ? testEncryptionKey : nil
+}
+
 /// Opens an engine in `directory` of `fileSystem` with small sizes, so rolls, blobs,
-/// dictionaries and compaction all happen in short tests.
+/// dictionaries and compaction all happen in short tests; encrypted with `encryption`.
 func openTestEngine(
     _ fileSystem: any FileSystem, directory: String = "/store", durability: Durability = .full,
-    backgroundCompaction: Bool = false
+    backgroundCompaction: Bool = false, encryption: StoreEncryption? = nil
 ) throws(StorageError) -> StorageEngine {
     var options = StorageOptions()
+    options.encryption = encryption
     options.durability = durability
     options.segmentRollBytes = 16 << 10
     options.blobThreshold = 8 << 10

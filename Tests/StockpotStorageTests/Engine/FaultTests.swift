@@ -14,12 +14,14 @@ struct FaultWorkload {
     /// The batch that was being written when an error came, applied to the last model.
     var failedModel: [[UInt8]: [UInt8]]?
     var errors: [StorageError] = []
+    /// The key of an encrypted store; nil for a plain one.
+    var encryption: StoreEncryption?
 
     mutating func run(on fileSystem: any FileSystem, batches: Int = 36, stopAtError: Bool) -> StorageEngine? {
         var generator = SeededRandom(seed: 4242)
         let engine: StorageEngine
         do {
-            engine = try openTestEngine(fileSystem)
+            engine = try openTestEngine(fileSystem, encryption: encryption)
         } catch {
             errors.append(error)
             return nil
@@ -51,9 +53,10 @@ struct FaultWorkload {
 }
 
 @Suite struct FaultTests {
-    @Test func powerLossAtEveryFsyncKeepsEveryAcknowledgedBatch() throws {
+    @Test(arguments: [false, true])
+    func powerLossAtEveryFsyncKeepsEveryAcknowledgedBatch(encrypted: Bool) throws {
         let counting = FaultInjectingFileSystem(wrapping: MemoryFileSystem(), only: [.sync, .syncDirectory])
-        var reference = FaultWorkload()
+        var reference = FaultWorkload(encryption: testEncryption(encrypted))
         try reference.run(on: counting, stopAtError: true)?.close()
         #expect(reference.errors.isEmpty, "\(reference.errors)")
         let syncs = counting.callCount
@@ -63,11 +66,11 @@ struct FaultWorkload {
             let faulty = FaultInjectingFileSystem(wrapping: memory, only: [.sync, .syncDirectory])
             // Power goes out right after fsync number `cut`: no later fsync reaches the disk.
             faulty.failCall(cut + 1, with: .ioError, mode: .persistent)
-            var workload = FaultWorkload()
+            var workload = FaultWorkload(encryption: testEncryption(encrypted))
             let engine = workload.run(on: faulty, stopAtError: true)
             memory.simulatePowerLoss()
             _ = engine  // abandoned, as a crashed process's would be
-            let reopened = try openTestEngine(memory)
+            let reopened = try openTestEngine(memory, encryption: testEncryption(encrypted))
             let actual = try contents(of: reopened)
             let acknowledged = workload.models.count - 1
             let candidates = [workload.models.last!] + (workload.failedModel.map { [$0] } ?? [])
@@ -77,10 +80,10 @@ struct FaultWorkload {
         }
     }
 
-    @Test(arguments: [FaultInjectingFileSystem.FaultMode.once, .persistent])
-    func anInjectedErrorAtEveryCallLosesNothingAcknowledged(mode: FaultInjectingFileSystem.FaultMode) throws {
+    @Test(arguments: [FaultInjectingFileSystem.FaultMode.once, .persistent], [false, true])
+    func anInjectedErrorAtEveryCallLosesNothingAcknowledged(mode: FaultInjectingFileSystem.FaultMode, encrypted: Bool) throws {
         let counting = FaultInjectingFileSystem(wrapping: MemoryFileSystem())
-        var reference = FaultWorkload()
+        var reference = FaultWorkload(encryption: testEncryption(encrypted))
         try reference.run(on: counting, batches: 20, stopAtError: false)?.close()
         #expect(reference.errors.isEmpty, "\(reference.errors)")
         let calls = counting.callCount
@@ -89,14 +92,14 @@ struct FaultWorkload {
             let memory = MemoryFileSystem()
             let faulty = FaultInjectingFileSystem(wrapping: memory)
             faulty.failCall(call, with: kinds[call % kinds.count], mode: mode)
-            var workload = FaultWorkload()
+            var workload = FaultWorkload(encryption: testEncryption(encrypted))
             let engine = workload.run(on: faulty, batches: 20, stopAtError: false)
             for error in workload.errors {
                 #expect([.ioError, .poisoned, .corruption, .notFound].contains(error.code), "call \(call): \(error)")
             }
             try? engine?.close()
             faulty.clearFault()
-            let reopened = try openTestEngine(faulty)
+            let reopened = try openTestEngine(faulty, encryption: testEncryption(encrypted))
             let actual = try contents(of: reopened)
             // Every acknowledged batch is there; after a failed fsync the batch being written
             // may be there too (the store took no batch after it).

@@ -1,5 +1,6 @@
 // Damage to segment files: a torn tail of the active segment is cut and every complete batch
 // kept; the same cut in a sealed segment, or any flipped bit, is detected and never returned.
+// Each test runs on a plain store and on an encrypted one (docs/encryption.md).
 
 import Foundation
 import Testing
@@ -9,9 +10,12 @@ import StockpotTestSupport
 @Suite struct SegmentDamageTests {
     /// A store whose batches are one record each, closed; returns the file system and the
     /// model after each batch.
-    private func makeStore(batches: Int, rollBytes: Int) throws -> (MemoryFileSystem, [[[UInt8]: [UInt8]]]) {
+    private func makeStore(
+        batches: Int, rollBytes: Int, encrypted: Bool = false
+    ) throws -> (MemoryFileSystem, [[[UInt8]: [UInt8]]]) {
         let fileSystem = MemoryFileSystem()
         var options = StorageOptions()
+        options.encryption = testEncryption(encrypted)
         options.segmentRollBytes = rollBytes
         options.backgroundCompaction = false
         options.dictionaryBytes = 0
@@ -30,29 +34,37 @@ import StockpotTestSupport
         return (fileSystem, models)
     }
 
-    private func recordOffsets(_ bytes: [UInt8], number: UInt64) throws -> [Int] {
-        let scan = try bytes.withUnsafeBytes { raw in
-            try SegmentScanner.scan(raw, file: "segment", fileNumber: number, identity: nil, allowsLegacy: false, sealedLength: nil)
+    /// Where each record of an intact segment starts: a plain record's frame length and a
+    /// sealed record's length both count the bytes after their own 4.
+    private func recordOffsets(_ bytes: [UInt8]) -> [Int] {
+        var offsets: [Int] = []
+        var offset = SegmentFormat.headerSize
+        while let length = bytes.withUnsafeBytes({ $0.getUInt32LE(at: offset) }), length != 0 {
+            offsets.append(offset)
+            offset += 4 + Int(length)
         }
-        return scan.records.map(\.offset)
+        return offsets
     }
 
-    private func reopen(_ fileSystem: MemoryFileSystem, rollBytes: Int) throws(StorageError) -> StorageEngine {
+    private func reopen(_ fileSystem: MemoryFileSystem, rollBytes: Int, encrypted: Bool = false) throws(StorageError) -> StorageEngine {
         var options = StorageOptions()
+        options.encryption = testEncryption(encrypted)
         options.segmentRollBytes = rollBytes
         options.backgroundCompaction = false
         return try StorageEngine.open(directory: "/store", options: options, fileSystem: fileSystem)
     }
 
-    @Test func truncatedActiveTailKeepsEveryCompleteBatch() throws {
-        let (fileSystem, models) = try makeStore(batches: 8, rollBytes: 64 << 20)
+    @Test(arguments: [false, true])
+    func truncatedActiveTailKeepsEveryCompleteBatch(encrypted: Bool) throws {
+        let (fileSystem, models) = try makeStore(batches: 8, rollBytes: 64 << 20, encrypted: encrypted)
         let path = "/store/" + FileNames.name(.segment, 1)
         let original = try #require(fileSystem.fileContents(path))
-        let offsets = try recordOffsets(original, number: 1)
+        let offsets = recordOffsets(original)
+        #expect(offsets.count == 8)
         let firstCut = offsets[offsets.count - 3]
         for cut in firstCut..<original.count {
             try fileSystem.setFileContents(path, Array(original[..<cut]))
-            let engine = try reopen(fileSystem, rollBytes: 64 << 20)
+            let engine = try reopen(fileSystem, rollBytes: 64 << 20, encrypted: encrypted)
             let complete = offsets.filter { $0 < cut }.count - (offsets.contains(cut) ? 0 : 1)
             let expected = models[offsets.contains(cut) ? offsets.firstIndex(of: cut)! : complete]
             let problem = difference(try contents(of: engine), expected)
@@ -64,23 +76,25 @@ import StockpotTestSupport
         }
     }
 
-    @Test func truncatedSealedSegmentIsCorruption() throws {
-        let (fileSystem, _) = try makeStore(batches: 12, rollBytes: 2048)
+    @Test(arguments: [false, true])
+    func truncatedSealedSegmentIsCorruption(encrypted: Bool) throws {
+        let (fileSystem, _) = try makeStore(batches: 12, rollBytes: 2048, encrypted: encrypted)
         let path = "/store/" + FileNames.name(.segment, 1)
         let original = try #require(fileSystem.fileContents(path))
-        let offsets = try recordOffsets(original, number: 1)
+        let offsets = recordOffsets(original)
         for cut in offsets[max(0, offsets.count - 3)]..<original.count {
             try fileSystem.setFileContents(path, Array(original[..<cut]))
-            #expect("cut at \(cut)", performing: { try reopen(fileSystem, rollBytes: 2048) }, throws: { error in
+            #expect("cut at \(cut)", performing: { try reopen(fileSystem, rollBytes: 2048, encrypted: encrypted) }, throws: { error in
                 (error as? StorageError)?.code == .corruption
             })
         }
         try fileSystem.setFileContents(path, original)
-        try reopen(fileSystem, rollBytes: 2048).close()
+        try reopen(fileSystem, rollBytes: 2048, encrypted: encrypted).close()
     }
 
-    @Test func everyBitFlipInASealedSegmentIsDetected() throws {
-        let (fileSystem, models) = try makeStore(batches: 6, rollBytes: 1024)
+    @Test(arguments: [false, true])
+    func everyBitFlipInASealedSegmentIsDetected(encrypted: Bool) throws {
+        let (fileSystem, models) = try makeStore(batches: 6, rollBytes: 1024, encrypted: encrypted)
         let model = models.last!
         let path = "/store/" + FileNames.name(.segment, 1)
         let original = try #require(fileSystem.fileContents(path))
@@ -90,7 +104,7 @@ import StockpotTestSupport
             try fileSystem.setFileContents(path, flipped)
             var detected = false
             do {
-                let engine = try reopen(fileSystem, rollBytes: 1024)
+                let engine = try reopen(fileSystem, rollBytes: 1024, encrypted: encrypted)
                 for (key, value) in model {
                     do {
                         let read = try engine.value(for: key)
