@@ -39,8 +39,10 @@ public func crashProgress(_ value: [UInt8]?) -> Int {
 }
 
 /// Options that make rolls, compactions and dictionaries happen within a short run.
-public func crashOptions() -> StorageOptions {
+public func crashOptions(encrypted: Bool = false) -> StorageOptions {
     var options = StorageOptions()
+    // A fixed raw key: the encrypted variant of the crash test (docs/encryption.md).
+    if encrypted { options.encryption = .key(Array(100..<132)) }
     options.segmentRollBytes = 64 << 10
     options.dictionaryTrainingBytes = 16 << 10
     options.dictionaryBytes = 8 << 10

@@ -1,6 +1,7 @@
-// storage-crash-writer DIRECTORY SEED: opens the store, continues the crash workload from the
-// progress it finds, and prints each operation's index once its write has returned (and so
-// is durable). The crash tests kill it with SIGKILL at random moments.
+// storage-crash-writer DIRECTORY SEED [encrypted]: opens the store (encrypted with the crash
+// workload's key when asked), continues the crash workload from the progress it finds, and
+// prints each operation's index once its write has returned (and so is durable). The crash
+// tests kill it with SIGKILL at random moments.
 
 import StockpotStorage
 import StorageCrashWorkload
@@ -17,12 +18,13 @@ func writeLine(_ text: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
-    writeLine("usage: storage-crash-writer DIRECTORY SEED")
+guard arguments.count == 3 || (arguments.count == 4 && arguments[3] == "encrypted"), let seed = UInt64(arguments[2]) else {
+    writeLine("usage: storage-crash-writer DIRECTORY SEED [encrypted]")
     exit(64)
 }
+let encrypted = arguments.count == 4
 do {
-    let engine = try StorageEngine.open(directory: arguments[1], options: crashOptions())
+    let engine = try StorageEngine.open(directory: arguments[1], options: crashOptions(encrypted: encrypted))
     try engine.recover { _ in }
     var index = crashProgress(try engine.value(for: crashProgressKey)) + 1
     while true {

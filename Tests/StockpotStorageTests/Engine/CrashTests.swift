@@ -1,7 +1,8 @@
 // Crash tests: a child process writes with default durability and is killed with SIGKILL at
 // random moments; after each kill the store must open, hold every acknowledged operation, and
 // equal the workload's state after some prefix of its operations.
-// STOCKPOT_CRASH_KILLS sets the number of kills (200 by default; `make crash` runs many more).
+// STOCKPOT_CRASH_KILLS sets the number of kills (200 by default, half of them for the
+// encrypted store; `make crash` runs many more).
 
 import Foundation
 import StorageCrashWorkload
@@ -15,11 +16,13 @@ import StockpotTestSupport
             .appendingPathComponent("StorageCrashWriter")
     }
 
-    @Test func killedWriterLosesNothingAcknowledged() throws {
-        let kills = TestEnvironment.integer("STOCKPOT_CRASH_KILLS", default: 200)
+    @Test(arguments: [false, true])
+    func killedWriterLosesNothingAcknowledged(encrypted: Bool) throws {
+        let allKills = TestEnvironment.integer("STOCKPOT_CRASH_KILLS", default: 200)
+        let kills = encrypted ? max(1, allKills / 2) : allKills
         let seed = TestEnvironment.seed("STOCKPOT_CRASH_SEED", default: 20_261_130)
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stockpot-crash-\(getpid())-\(seed)").path
+            .appendingPathComponent("stockpot-crash-\(getpid())-\(seed)-\(encrypted)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(FileManager.default.isExecutableFile(atPath: writerURL.path), "missing \(writerURL.path)")
 
@@ -30,7 +33,7 @@ import StockpotTestSupport
         for round in 0..<kills {
             let process = Process()
             process.executableURL = writerURL
-            process.arguments = [directory, String(seed)]
+            process.arguments = [directory, String(seed)] + (encrypted ? ["encrypted"] : [])
             let output = Pipe()
             process.standardOutput = output
             try process.run()
@@ -41,7 +44,7 @@ import StockpotTestSupport
             #expect(!printed.contains("error"), "seed \(seed), round \(round): the writer failed: \(printed)")
             let acknowledged = printed.split(separator: "\n").compactMap { Int($0) }.max() ?? 0
 
-            let engine = try StorageEngine.open(directory: directory, options: crashOptions())
+            let engine = try StorageEngine.open(directory: directory, options: crashOptions(encrypted: encrypted))
             try engine.recover { _ in }
             let progress = crashProgress(try engine.value(for: crashProgressKey))
             #expect(progress >= acknowledged, "seed \(seed), round \(round): acknowledged \(acknowledged) but the store holds \(progress)")
