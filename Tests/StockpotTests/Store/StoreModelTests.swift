@@ -1,7 +1,8 @@
 // Model-based random tests of the store: register, upsert (by id, by external id, insert),
 // delete, clear, remove, alter, multi-soup transactions (committed and rolled back), clean
 // reopen, crash-style reopen of a copy, replay without snapshots, and compaction, against
-// StoreModel; entries and every index compared after each step. Seeds are printed.
+// StoreModel; entries and every index compared after each step. Seeds are printed. Each seed
+// runs on a plain store and on an encrypted one (docs/encryption.md).
 
 import Foundation
 import Testing
@@ -12,9 +13,9 @@ import StockpotTestSupport
 @Suite struct StoreModelTests {
     static let seeds: [UInt64] = [1, 2, 3, 4]
 
-    @Test(arguments: seeds) func randomOperationsMatchTheModel(seed: UInt64) throws {
+    @Test(arguments: seeds, [false, true]) func randomOperationsMatchTheModel(seed: UInt64, encrypted: Bool) throws {
         try withTemporaryDirectory { root in
-            var run = ModelRun(root: root, seed: seed)
+            var run = ModelRun(root: root, seed: seed, encrypted: encrypted)
             defer { try? run.store.close() }
             for step in 0..<250 {
                 try run.step(step)
@@ -35,19 +36,19 @@ struct ModelRun {
     static let soupNames = ["alpha", "beta", "Gamma", "é"]
     static let words = ["red", "green", "blue", "sky", "sea", "SKY"]
 
-    init(root: String, seed: UInt64) {
+    let options: StoreOptions
+
+    init(root: String, seed: UInt64, encrypted: Bool = false) {
         self.root = root
         self.seed = seed
         random = SeededRandom(seed: seed)
         directory = root + "/store"
-        store = try! Store.open(directory: directory, options: Self.options)
-    }
-
-    static var options: StoreOptions {
         var options = StoreOptions()
         options.durability = .none
         options.snapshotLogBytes = 600  // snapshots mid-run, so replays have tails
-        return options
+        if encrypted { options.encryption = .key(Array(repeating: 0x5A, count: 32)) }
+        self.options = options
+        store = try! Store.open(directory: directory, options: options)
     }
 
     mutating func step(_ step: Int) throws {
@@ -192,11 +193,11 @@ struct ModelRun {
     mutating func reopenCleanly(_ context: String) throws {
         let live = StoreSnapshot.encode(store.view().state)
         try store.close()
-        store = try Store.open(directory: directory, options: Self.options)
+        store = try Store.open(directory: directory, options: options)
         #expect(sameState(live), "\(context): reopened from a snapshot")
         try store.close()
         try removeSnapshots(in: directory)
-        store = try Store.open(directory: directory, options: Self.options)
+        store = try Store.open(directory: directory, options: options)
         #expect(sameState(live), "\(context): reopened by a full replay")
     }
 
@@ -212,7 +213,7 @@ struct ModelRun {
         }
         try store.close()
         directory = copy
-        store = try Store.open(directory: directory, options: Self.options)
+        store = try Store.open(directory: directory, options: options)
         #expect(sameState(live), "\(context): crash copy reopened")
     }
 
