@@ -47,25 +47,31 @@ package final class FileCipher: Sendable {
 
     // MARK: - Records
 
-    /// Appends `plain` (one whole plain record) sealed for `offset` of segment `segment`.
+    /// Appends a sealed record for `offset` of segment `segment` whose plain record
+    /// `writePlain` appends (exactly `plainLength` bytes); the plain bytes are encrypted where
+    /// they were written, so no copy of them is made.
     ///
-    /// - Complexity: O(plain.count).
-    package func sealRecord(_ plain: UnsafeRawBufferPointer, segment: UInt64, offset: Int, to output: inout [UInt8]) {
-        let sealedLength = Self.nonceSize + plain.count + Self.tagSize
+    /// - Complexity: O(plainLength).
+    package func sealRecord(
+        plainLength: Int, segment: UInt64, offset: Int, to output: inout [UInt8], _ writePlain: (inout [UInt8]) -> Void
+    ) {
+        let sealedLength = Self.nonceSize + plainLength + Self.tagSize
         let start = output.count
         output.reserveCapacity(start + 4 + sealedLength)
         output.appendUInt32LE(UInt32(sealedLength))
-        output.append(contentsOf: nextNonce())
-        output.append(contentsOf: repeatElement(0, count: plain.count + Self.tagSize))
+        nonces.withLock { $0.append(to: &output) }
+        writePlain(&output)
+        precondition(output.count == start + 4 + Self.nonceSize + plainLength, "the plain record is not the length announced")
+        output.append(contentsOf: repeatElement(0, count: Self.tagSize))
         withRecordAssociatedData(segment: segment, offset: offset, sealedLength: sealedLength) { associated in
             output.withUnsafeMutableBytes { raw in
                 let nonce = raw.baseAddress!.advanced(by: start + 4).assumingMemoryBound(to: UInt8.self)
-                let cipher = raw.baseAddress!.advanced(by: start + 4 + Self.nonceSize).assumingMemoryBound(to: UInt8.self)
+                let text = raw.baseAddress!.advanced(by: start + 4 + Self.nonceSize).assumingMemoryBound(to: UInt8.self)
                 dataKey.withPointer { key in
+                    // libsodium encrypts in place when the message and the ciphertext coincide.
                     _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
-                        cipher, nil, plain.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) }, UInt64(plain.count),
-                        associated.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(associated.count), nil,
-                        nonce, key)
+                        text, nil, text, UInt64(plainLength), associated.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                        UInt64(associated.count), nil, nonce, key)
                 }
             }
         }
@@ -116,16 +122,17 @@ package final class FileCipher: Sendable {
         }
     }
 
+    /// The 36 bytes of a sealed record's associated data, on the stack.
     private func withRecordAssociatedData<R>(
         segment: UInt64, offset: Int, sealedLength: Int, _ body: (UnsafeRawBufferPointer) -> R
     ) -> R {
-        var associated: [UInt8] = []
-        associated.reserveCapacity(36)
-        associated.appendIdentity(identity)
-        associated.appendUInt64LE(segment)
-        associated.appendUInt64LE(UInt64(offset))
-        associated.appendUInt32LE(UInt32(sealedLength))
-        return associated.withUnsafeBytes(body)
+        withUnsafeTemporaryAllocation(byteCount: 36, alignment: 8) { buffer in
+            identity.bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            buffer.storeBytes(of: segment.littleEndian, toByteOffset: 16, as: UInt64.self)
+            buffer.storeBytes(of: UInt64(offset).littleEndian, toByteOffset: 24, as: UInt64.self)
+            buffer.storeBytes(of: UInt32(sealedLength).littleEndian, toByteOffset: 32, as: UInt32.self)
+            return body(UnsafeRawBufferPointer(buffer))
+        }
     }
 
     // MARK: - Whole files
@@ -141,7 +148,7 @@ package final class FileCipher: Sendable {
         output.append(contentsOf: [0, 0, 0])
         output.appendUInt64LE(number)
         output.appendIdentity(identity)
-        output.append(contentsOf: nextNonce())
+        nonces.withLock { $0.append(to: &output) }
         let header = output
         output.append(contentsOf: dataKey.withPointer { key in
             plain.withUnsafeBytes { plain in
@@ -235,27 +242,24 @@ package final class FileCipher: Sendable {
 
     /// A fresh random nonce.
     package static func randomNonce() -> [UInt8] { randomBytes(nonceSize) }
-
-    /// A fresh random nonce from the pool, which refills from the system's generator 170
-    /// nonces at a time (one system call per refill instead of one per record).
-    private func nextNonce() -> [UInt8] {
-        nonces.withLock { $0.next() }
-    }
 }
 
-/// Random bytes drawn in bulk and handed out a nonce at a time; each byte is handed out once.
+/// Random bytes drawn from the system's generator 170 nonces at a time (one system call per
+/// refill instead of one per record) and handed out a nonce at a time; each byte is handed
+/// out once.
 private struct NoncePool {
     private var buffer: [UInt8] = []
     private var position = 0
-    private static let refillBytes = 4080  // 170 nonces
+    private static let refillBytes = 4080
 
-    mutating func next() -> [UInt8] {
+    /// Appends a fresh nonce to `output`.
+    mutating func append(to output: inout [UInt8]) {
         if position + FileCipher.nonceSize > buffer.count {
             buffer = FileCipher.randomBytes(Self.refillBytes)
             position = 0
         }
-        defer { position += FileCipher.nonceSize }
-        return Array(buffer[position..<position + FileCipher.nonceSize])
+        output.append(contentsOf: buffer[position..<position + FileCipher.nonceSize])
+        position += FileCipher.nonceSize
     }
 }
 

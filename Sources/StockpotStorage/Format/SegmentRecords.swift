@@ -111,9 +111,11 @@ package struct SegmentRecords: Sendable {
             let written = RecordCodec.append(header, key: key, storedValue: storedValue, to: &output)
             return (written, written.recordLength)
         }
-        var plain: [UInt8] = []
-        let written = RecordCodec.append(header, key: key, storedValue: storedValue, to: &plain)
-        plain.withUnsafeBytes { cipher.sealRecord($0, segment: segment, offset: offset, to: &output) }
+        let plainLength = RecordCodec.overhead + key.count + storedValue.count
+        var written = header
+        cipher.sealRecord(plainLength: plainLength, segment: segment, offset: offset, to: &output) { output in
+            written = RecordCodec.append(header, key: key, storedValue: storedValue, to: &output)
+        }
         return (written, written.recordLength + extraBytes)
     }
 }
