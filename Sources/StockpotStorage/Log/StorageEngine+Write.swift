@@ -1,6 +1,8 @@
 // Committing a batch: encode its records, append them to the active segment in one write,
 // update the working key directory, then wait for group commit (docs/durability.md).
 
+import StockpotCore
+
 extension StorageEngine {
     /// The longest key, in bytes.
     public static let maximumKeyLength = 65_535
@@ -82,20 +84,15 @@ extension StorageEngine {
         if state.activeEnd + batchBytes > Int(UInt32.max) {
             try roll(&state)
         }
-        var encoded: [UInt8] = []
-        encoded.reserveCapacity(batchBytes)
+        let lengths = records.map { layout.length(of: $0.header) }
         var offsets: [Int] = []
-        var lengths: [Int] = []
-        for record in records {
-            let offset = state.activeEnd + encoded.count
-            offsets.append(offset)
-            let length = record.key.withUnsafeBytes { key in
-                record.stored.withUnsafeBytes { stored in
-                    layout.append(record.header, key: key, storedValue: stored, at: offset, to: &encoded).length
-                }
-            }
-            lengths.append(length)
+        offsets.reserveCapacity(records.count)
+        var next = state.activeEnd
+        for length in lengths {
+            offsets.append(next)
+            next += length
         }
+        let encoded = Self.encode(records, at: offsets, layout: layout, bytes: batchBytes)
         preallocate(toHold: state.activeEnd + encoded.count, state: &state)
         do throws(StorageError) {
             try state.active.handle.write(encoded, at: state.activeEnd)
@@ -124,6 +121,37 @@ extension StorageEngine {
         let end = LogPosition(segment: state.active.number, offset: state.activeEnd)
         commits.didAppend(end: end, version: version)
         return AppendedBatch(end: end, lastSequence: lastSequence, previous: previous, supersededBlobs: supersededBlobs)
+    }
+
+    /// The batch's records as the segment holds them, back to back, each starting at its
+    /// offset. Sealing (an encrypted store) costs more than the rest of a record's encoding, and
+    /// each record is sealed on its own, so a large batch is sealed on every core.
+    private static func encode(
+        _ records: [PendingRecord], at offsets: [Int], layout: SegmentRecords, bytes: Int
+    ) -> [UInt8] {
+        func append(_ record: PendingRecord, at offset: Int, to output: inout [UInt8]) {
+            record.key.withUnsafeBytes { key in
+                record.stored.withUnsafeBytes { stored in
+                    _ = layout.append(record.header, key: key, storedValue: stored, at: offset, to: &output)
+                }
+            }
+        }
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes)
+        guard layout.cipher != nil, records.count >= CompressionJob.parallelThreshold else {
+            for index in records.indices { append(records[index], at: offsets[index], to: &encoded) }
+            return encoded
+        }
+        let parts = Parallel.mapParts(count: records.count, minimumPerPart: CompressionJob.parallelThreshold / 2) {
+            (range: Range<Int>, results: Parallel.Results<[UInt8]>) in
+            for index in range {
+                var sealed: [UInt8] = []
+                append(records[index], at: offsets[index], to: &sealed)
+                results.set(index, sealed)
+            }
+        }
+        for part in parts { encoded.append(contentsOf: part) }
+        return encoded
     }
 
     /// Extends the active segment's file past `end` in steps of `preallocationBytes` when an
