@@ -73,11 +73,14 @@ extension Store {
     /// A soup's id high-water mark is the larger of its newest readable catalog record's and
     /// one past its highest readable entry id, so salvaged ids are never handed out again.
     ///
-    /// - Throws: `store_locked`, `io_error`.
-    package static func salvage(directory: String) throws(StockpotError) -> StoreSalvage {
+    /// An encrypted store is read with the key `encryption` gives: what does not authenticate
+    /// is a loss, never guessed at.
+    ///
+    /// - Throws: `store_locked`, `io_error`; `key_required`, `wrong_key`, `not_encrypted`.
+    package static func salvage(directory: String, encryption: StoreEncryption? = nil) throws(StockpotError) -> StoreSalvage {
         let storage: StorageSalvage
         do {
-            storage = try EngineSalvager.salvage(directory: directory)
+            storage = try EngineSalvager.salvage(directory: directory, encryption: encryption)
         } catch {
             throw StockpotError(error)
         }
