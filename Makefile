@@ -117,7 +117,8 @@ bench-report-1m:
 # it finds in $(FUZZ_BUILD)/corpus/TARGET; a crash or failed property stops the run and leaves
 # its input in $(FUZZ_BUILD)/artifacts/TARGET/. One target: `make fuzz FUZZ_TARGETS=json`.
 FUZZ_TARGETS ?= json exec-request segment hint manifest dictionary snapshot-file store-snapshot \
-	ordered-index-snapshot full-text-snapshot smart-sql match-expression like-pattern dump-reader
+	ordered-index-snapshot full-text-snapshot smart-sql match-expression like-pattern dump-reader \
+	key-envelope sealed-segment
 FUZZ_SECONDS ?= 60
 FUZZ_SANITIZER ?= address
 FUZZ_BUILD ?= .build/fuzz

@@ -20,6 +20,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case matchExpression = "match-expression"
     case likePattern = "like-pattern"
     case dumpReader = "dump-reader"
+    case keyEnvelope = "key-envelope"
+    case sealedSegment = "sealed-segment"
 
     /// The target's name: its corpus folder under `Tests/FuzzCorpus`.
     package var name: String { rawValue }
@@ -43,6 +45,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .matchExpression: try MatchExpressionFuzzTarget.run(data)
         case .likePattern: try LikePatternFuzzTarget.run(data)
         case .dumpReader: try DumpReaderFuzzTarget.run(data)
+        case .keyEnvelope: try KeyEnvelopeFuzzTarget.run(data)
+        case .sealedSegment: try SealedSegmentFuzzTarget.run(data)
         }
     }
 

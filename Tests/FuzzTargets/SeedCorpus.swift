@@ -43,8 +43,15 @@ package enum SeedCorpus {
         seeds[.storeSnapshot] = storeStates
         seeds[.orderedIndexSnapshot] = orderedIndexes()
         seeds[.fullTextSnapshot] = fullTextIndexes()
+        seeds[.keyEnvelope] = try keyEnvelopes()
+        let sealedSegment = SealedSegmentFuzzTarget.sealingFrames(of: builtSegment().bytes)
+        seeds[.sealedSegment] = [
+            "built-sealed.seg": sealedSegment,
+            "manifest-envelope": SealedSegmentFuzzTarget.cipher.sealFile(builtManifest(), kind: .manifest, number: 0),
+        ]
         let binary: [FuzzTarget] = [
             .segment, .hint, .manifest, .dictionary, .snapshotFile, .storeSnapshot, .orderedIndexSnapshot, .fullTextSnapshot,
+            .keyEnvelope, .sealedSegment,
         ]
         for target in binary {
             guard let (name, bytes) = seeds[target]?.max(by: { $0.key > $1.key }), bytes.count > 1 else { continue }
@@ -181,6 +188,16 @@ package enum SeedCorpus {
                 sequence: written.sequence, originalLength: written.originalLength))
         }
         return (bytes, entries)
+    }
+
+    /// ENCRYPTION files: one for the target's raw key, one for another key, one for a
+    /// passphrase at the lowest cost.
+    private static func keyEnvelopes() throws -> [String: [UInt8]] {
+        let own = try KeyEnvelope.create(identity: seedIdentity, encryption: KeyEnvelopeFuzzTarget.key).0
+        let other = try KeyEnvelope.create(identity: seedIdentity, encryption: .key(Array(repeating: 9, count: 32))).0
+        let passphrase = try KeyEnvelope.create(
+            identity: seedIdentity, encryption: .passphrase("p", cost: PassphraseCost(operations: 1, memoryBytes: 8 << 10))).0
+        return ["raw-key": own.encoded(), "other-key": other.encoded(), "passphrase": passphrase.encoded()]
     }
 
     private static func builtHint() -> [UInt8] {
