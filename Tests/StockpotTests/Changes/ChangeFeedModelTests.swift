@@ -1,6 +1,7 @@
 // Model-based test of the change feed: random upserts, updates, deletes, clears, soup
-// removals, purges, multi-operation transactions, reopens (with snapshots taken often) and
-// compactions; after each step the store's last sequence must be the model's and
+// removals, purges, multi-operation transactions, reopens (with snapshots taken often),
+// crashes (the files copied as a killed process leaves them, then opened; real kills are in
+// ChangeFeedCrashTests, restores in DumpChangeFeedTests) and compactions; after each step the store's last sequence must be the model's and
 // `changes(since:)`, read in pages of random size from earlier sequences, must list exactly
 // what the model says changed, tombstones and soup events included.
 // STOCKPOT_FEED_STEPS sets the steps (400 by default); STOCKPOT_FEED_SEED the seed.
@@ -27,6 +28,7 @@ import Testing
             var random = SeededRandom(seed: seed)
             var model = ChangeFeedModel()
             var seen: [UInt64] = [0]  // sequences a consumer may have stopped at
+            var crashes = 0
             for step in 0..<steps {
                 let context = "seed \(seed), step \(step)"
                 let soup = random.pick(["a", "b"])
@@ -85,8 +87,25 @@ import Testing
                     let ids = model.insert(Array(zip(values, keys)), into: soup)
                     model.update(ids[0], in: soup, value: "t\(step)c")
                     model.delete([ids[1]], from: soup)
-                case 82..<90:
+                case 82..<87:
                     try store.close()
+                    store = try Store.open(directory: directory, options: options)
+                case 87..<90:
+                    // A crash: the files as a killed process leaves them (every commit written,
+                    // no close, no final snapshot), opened in another directory.
+                    crashes += 1
+                    let copy = directory + "-crash\(crashes)"
+                    try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+                    for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+                        try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name)
+                    }
+                    let recovered = try Store.open(directory: copy, options: options)
+                    #expect(recovered.lastSequence == model.lastSequence, "\(context): last sequence after a crash")
+                    try checkFeed(recovered, model, from: seen, random: &random, context + " (after a crash)")
+                    try recovered.close()
+                    try store.close()
+                    try FileManager.default.removeItem(atPath: directory)
+                    try FileManager.default.moveItem(atPath: copy, toPath: directory)
                     store = try Store.open(directory: directory, options: options)
                 case 90..<94:
                     _ = try store.compact()
