@@ -21,8 +21,20 @@ extension StoreView {
     public func forEachSmartRow(
         _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default, _ body: ([JSONValue]) -> Bool
     ) throws(StockpotError) {
+        try Self.forEachSmartRow(sql, arguments: arguments, budget: budget, catalog: catalog, body)
+    }
+
+    /// The soups of this view's state, for Smart SQL.
+    private var catalog: StoreSQLCatalog {
+        StoreSQLCatalog(state: state) { [state] soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
+    }
+
+    /// ``forEachSmartRow(_:arguments:budget:_:)`` over `catalog`'s soups (a view's, or a
+    /// transaction's, which sees its own writes).
+    static func forEachSmartRow(
+        _ sql: String, arguments: [JSONValue], budget: QueryBudget, catalog: StoreSQLCatalog, _ body: ([JSONValue]) -> Bool
+    ) throws(StockpotError) {
         let values = try Self.sqlArguments(arguments)
-        let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
         // One row buffer for every row (a closure that keeps a row gets its own copy).
         var json: [JSONValue] = []
         do {
@@ -50,13 +62,20 @@ extension StoreView {
     public func smartQuery(
         _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int, budget: QueryBudget = .default
     ) throws(StockpotError) -> QueryPage {
+        try Self.smartQuery(sql, arguments: arguments, page: page, pageSize: pageSize, budget: budget, catalog: catalog)
+    }
+
+    /// ``smartQuery(_:arguments:page:pageSize:budget:)`` over `catalog`'s soups.
+    static func smartQuery(
+        _ sql: String, arguments: [JSONValue], page: Int, pageSize: Int, budget: QueryBudget, catalog: StoreSQLCatalog
+    ) throws(StockpotError) -> QueryPage {
         guard pageSize >= 1 else {
             throw StockpotError(.invalidQuery, "The page size is \(pageSize); it must be at least 1.")
         }
         let (first, overflow) = max(page, 0).multipliedReportingOverflow(by: pageSize)
         var rows: [JSONValue] = []
         var total = 0
-        try forEachSmartRow(sql, arguments: arguments, budget: budget) { row in
+        try forEachSmartRow(sql, arguments: arguments, budget: budget, catalog: catalog) { row in
             if !overflow, total >= first, total - first < pageSize { rows.append(.array(row)) }
             total += 1
             return true
@@ -70,8 +89,14 @@ extension StoreView {
     public func smartCount(
         _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default
     ) throws(StockpotError) -> Int {
+        try Self.smartCount(sql, arguments: arguments, budget: budget, catalog: catalog)
+    }
+
+    /// ``smartCount(_:arguments:budget:)`` over `catalog`'s soups.
+    static func smartCount(
+        _ sql: String, arguments: [JSONValue], budget: QueryBudget, catalog: StoreSQLCatalog
+    ) throws(StockpotError) -> Int {
         let values = try Self.sqlArguments(arguments)
-        let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
         do {
             return try SmartSQLQuery.count(sql, arguments: values, catalog: catalog, budget: budget.sqlBudget)
         } catch {
@@ -85,7 +110,6 @@ extension StoreView {
     /// - Throws: as ``forEachSmartRow(_:arguments:_:)``.
     public func smartColumnNames(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> [String] {
         let values = try Self.sqlArguments(arguments)
-        let catalog = StoreSQLCatalog(state: state) { soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
         do {
             return try SmartSQLQuery.columnNames(sql, arguments: values, catalog: catalog)
         } catch {
