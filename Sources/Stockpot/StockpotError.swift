@@ -73,6 +73,9 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let wrongKey = Code(rawValue: "wrong_key")
         /// A key was given for a store that is not encrypted.
         public static let notEncrypted = Code(rawValue: "not_encrypted")
+        /// A store write (or close) was called inside `write {}` of the same store, on the
+        /// same thread: it would wait for itself. Use the transaction instead.
+        public static let nestedWrite = Code(rawValue: "nested_write")
     }
 
     /// Why the operation failed.

@@ -21,7 +21,7 @@ public final class Store: Sendable {
     /// The state of the last commit; what readers see.
     let published: Mutex<StoreState>
     /// Held by the one running write; `true` once the store is closed.
-    private let writer = Mutex<Bool>(false)
+    private let writer = WriterLock()
     /// Where committed transactions are freed, off the writer's thread.
     let committed = CommittedTransactions()
     /// The observers woken by commits (Observation/ObserverRegistry.swift).
@@ -69,7 +69,7 @@ public final class Store: Sendable {
             // A snapshot that could not be used is replaced as soon as the state is rebuilt,
             // so that the next open does not replay the whole log again.
             if !options.readOnly, upgraded || engine.openReport.snapshotProblem != nil || engine.openReport.snapshotAheadOfLog != nil {
-                store.writer.withLock { _ in try? store.saveSnapshot() }
+                _ = try? store.writer.withTypedLock { _ throws(StockpotError) in try? store.saveSnapshot() }
             }
             try store.applyTombstoneRetention()
             return store
@@ -86,7 +86,7 @@ public final class Store: Sendable {
     /// - Throws: `io_error` when the snapshot or the final fsync fails (the log still holds
     ///   every acknowledged write).
     public func close() throws(StockpotError) {
-        try writer.withLock { (closed) throws(StockpotError) in
+        try writer.withTypedLock { (closed) throws(StockpotError) in
             guard !closed else { return }
             closed = true
             observers.finishAll()
@@ -134,7 +134,10 @@ public final class Store: Sendable {
     /// default durability) durably, before returning. When `body` throws, nothing is written
     /// and the error is rethrown. Writes run one at a time.
     ///
-    /// - Throws: What `body` throws; `store_closed`; `io_error` when the commit fails.
+    /// Not reentrant: a Store write (or `close`) called inside `body` on the same store fails
+    /// with `nested_write`; use the transaction `body` was given.
+    ///
+    /// - Throws: What `body` throws; `store_closed`; `nested_write`; `io_error` when the commit fails.
     public func write<R>(_ body: (WriteTransaction) throws -> R) throws -> R {
         try writer.withLock { (closed) throws -> R in
             guard !closed else { throw StockpotError(.storeClosed, "The store at \(directory) is closed.") }
@@ -190,7 +193,8 @@ public final class Store: Sendable {
     /// Publishes the engine's newest view with the same indexes, so that readers stop holding
     /// files a compaction replaced.
     func refreshView() {
-        writer.withLock { _ in
+        // Inside write {} (a compact() there) the transaction's commit publishes a view anyway.
+        _ = try? writer.withTypedLock { _ throws(StockpotError) in
             published.withLock { $0.view = engine.view() }
         }
     }
