@@ -43,12 +43,22 @@ public final class Store: Sendable {
     ///   passphrase cost out of range.
     /// - Complexity: Reads the newest index snapshot and the log written after it.
     public static func open(directory: String, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
+        try open(directory: directory, options: options, fileSystem: RealFileSystem())
+    }
+
+    /// Opens the store in `directory` of `fileSystem` (the in-memory and fault-injecting file
+    /// systems of StockpotStorage, for tests); as ``open(directory:options:)`` otherwise.
+    package static func open(
+        directory: String, options: StoreOptions, fileSystem: any FileSystem
+    ) throws(StockpotError) -> Store {
         let engine: StorageEngine
         // The snapshot of the indexes is decoded while the engine reads its hints and builds
         // its key directory (on another thread), rather than after.
         let decoded = DecodedSnapshot()
         do {
-            engine = try StorageEngine.open(directory: directory, options: options.storageOptions) { bytes in
+            engine = try StorageEngine.open(
+                directory: directory, options: options.storageOptions, fileSystem: fileSystem
+            ) { bytes in
                 let result = Result { () throws(StockpotError) in try StoreSnapshot.decode(bytes) }
                 decoded.result.withLock { $0 = (bytes, result) }
             }
