@@ -1,8 +1,7 @@
 // The store on the fault-injecting file system: the power goes out right after each fsync
 // of a workload of transactions, snapshots and compactions; the reopened store holds every
-// acknowledged transaction (and perhaps the one being committed), its indexes agree with a
-// rebuild from the log, and the change feed's last sequence is that state's. Plain and
-// encrypted.
+// acknowledged transaction (and perhaps the one being committed) and its indexes agree with
+// a rebuild from the log. Plain and encrypted.
 
 import Foundation
 @testable import Stockpot
