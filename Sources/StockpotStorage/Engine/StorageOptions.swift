@@ -53,12 +53,12 @@ public struct StorageOptions: Sendable, Hashable {
     /// (docs/durability.md, "Commit a batch"). 0 turns preallocation off. Default 1 MiB.
     public var preallocationBytes: Int = 1 << 20
 
-    /// The defaults.
     /// Open without writing a byte: no directory or store is created, no crash leftover is
     /// removed or truncated (a torn tail is left on disk and ignored), no version-1 store is
     /// upgraded, no hint is rewritten; writes, snapshots and compaction fail with `read_only`.
-    /// The store directory is still locked (a lock needs no write access), so a read-only
-    /// open works on read-only media and excludes writers while it lasts.
+    /// A read-only open takes no lock: it works on read-only media and beside a writer (in
+    /// this or another process), and sees the store as of the open (docs/durability.md,
+    /// "Read-only opens").
     public var readOnly = false
 
     /// The key of an encrypted store (docs/encryption.md): a new store is created encrypted
@@ -66,5 +66,6 @@ public struct StorageOptions: Sendable, Hashable {
     /// encrypted store opened without it fails with `keyRequired`. nil: a plain store.
     public var encryption: StoreEncryption?
 
+    /// The defaults.
     public init() {}
 }

@@ -5,6 +5,10 @@ import StockpotCore
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension StorageEngine {
     /// Opens (or creates) the store in `directory` on the real file system.
     ///
@@ -18,9 +22,10 @@ extension StorageEngine {
     /// snapshot's upper state to `restore` on another thread while the rest of the open (hint
     /// files, the key directory) runs, so the upper layer's decoding overlaps the engine's.
     ///
-    /// `restore` is called at most once, only when the store has a snapshot that verifies (the
-    /// same state ``recover(_:)`` later delivers), and has returned when `open` returns or
-    /// throws.
+    /// `restore` is called only when the store has a snapshot that verifies, and has returned
+    /// when `open` returns or throws. It is called at most once, except by a read-only open
+    /// that starts again (a writer changed the store under it): the last call then has the
+    /// state ``recover(_:)`` delivers, which the caller tells by its bytes.
     package static func open(
         directory: String, options: StorageOptions,
         restoringSnapshot restore: @escaping @Sendable (_ state: [UInt8]) -> Void
@@ -35,11 +40,14 @@ extension StorageEngine {
         restoringSnapshot restore: (@Sendable (_ state: [UInt8]) -> Void)? = nil
     ) throws(StorageError) -> StorageEngine {
         if !options.readOnly { try fileSystem.createDirectory(directory) }
-        let lock = try fileSystem.lockDirectory(directory)
+        // A read-only open takes no lock: it reads the state as of the open while a writer
+        // goes on (docs/durability.md, "Read-only opens").
+        let lock = options.readOnly ? NoLock() : try fileSystem.lockDirectory(directory)
         do throws(StorageError) {
             var opener = StoreOpener(directory: directory, options: options, fileSystem: fileSystem)
             opener.restore = restore
-            let (state, recovery) = try opener.run()
+            let (state, recovery) = try options.readOnly
+                ? runBesideAWriter(&opener, directory: directory, fileSystem: fileSystem) : opener.run()
             let version = StorageVersion(
                 keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
                 sequence: state.nextSequence - 1, directory: directory, fileSystem: fileSystem,
@@ -56,6 +64,38 @@ extension StorageEngine {
             throw error
         }
     }
+}
+
+extension StorageEngine {
+    /// How many times a read-only open starts again when the store changed under it.
+    static let readOnlyAttempts = 8
+
+    /// Runs a read-only open, which a writer in another process may overtake: a compaction
+    /// removes files the manifest it read named, a commit is half written at the end of the
+    /// active segment. A failure (`corruption`, `notFound`) is retried with a fresh opener
+    /// after a short pause, a few times, before it is believed; a store that is damaged fails
+    /// the same way every time.
+    private static func runBesideAWriter(
+        _ opener: inout StoreOpener, directory: String, fileSystem: any FileSystem
+    ) throws(StorageError) -> (WriterState, Recovery) {
+        var attempt = 1
+        while true {
+            var fresh = opener
+            do throws(StorageError) {
+                let result = try fresh.run()
+                opener = fresh
+                return result
+            } catch where attempt < readOnlyAttempts && (error.code == .corruption || error.code == .notFound) {
+                attempt += 1
+                usleep(UInt32(2_000 * attempt))
+            }
+        }
+    }
+}
+
+/// The lock a read-only open holds: none.
+private final class NoLock: FileLock {
+    func release() {}
 }
 
 /// A snapshot file that verifies and is the one the manifest pins, with its trailer checksum.
@@ -182,7 +222,8 @@ struct StoreOpener {
         for sealed in manifest.sealedSegments {
             files[sealed.number] = try loadSealed(sealed)
         }
-        let (active, activeEnd, activeHints, activeMinSequence, activeMaxSequence) = try loadActive(manifest.activeSegment)
+        let (active, activeEnd, activeHints, activeMinSequence, activeMaxSequence) = try loadActive(
+            manifest.activeSegment, dictionaries: Set(dictionaries.keys))
         files[active.number] = active
         buildKeyDirectory()
 

@@ -97,8 +97,12 @@ extension StoreOpener {
         }
     }
 
+    /// Loads the active segment by a scan. `dictionaries` are the ids the manifest lists: a
+    /// read-only open that finds a record naming another one has been overtaken by a writer
+    /// that added a dictionary after the manifest was read, and fails with `corruption` so
+    /// that it starts again (docs/durability.md, "Read-only opens").
     mutating func loadActive(
-        _ number: UInt64
+        _ number: UInt64, dictionaries: Set<UInt16>
     ) throws(StorageError) -> (SegmentFile, Int, EncodedHints, minSequence: UInt64?, maxSequence: UInt64) {
         let name = FileNames.name(.segment, number)
         let handle: any FileHandle
@@ -129,6 +133,11 @@ extension StoreOpener {
         var maxSequence: UInt64 = 0
         for record in scan.records {
             let header = record.header
+            if options.readOnly, header.dictionaryID != 0, !dictionaries.contains(header.dictionaryID) {
+                throw .corruption(
+                    "A record names dictionary \(header.dictionaryID), which the manifest does not list.",
+                    file: path(name), offset: record.offset)
+            }
             record.key.withUnsafeBytes { key in
                 collect(key, tag: header.tag, segment: number, offset: record.offset, length: record.length, sequence: header.sequence)
             }
