@@ -7,3 +7,8 @@
 // How an encrypted store is keyed (docs/encryption.md): `StoreOptions.encryption`.
 @_exported import enum StockpotStorage.StoreEncryption
 @_exported import struct StockpotStorage.PassphraseCost
+
+// Index kinds callers register (docs/indexes.md): `IndexKinds.register`, `IndexSpec.kind`.
+@_exported import protocol StockpotIndex.PathIndex
+@_exported import enum StockpotIndex.IndexKinds
+@_exported import enum StockpotIndex.IndexOperation

@@ -76,6 +76,9 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         /// A store write (or close) was called inside `write {}` of the same store, on the
         /// same thread: it would wait for itself. Use the transaction instead.
         public static let nestedWrite = Code(rawValue: "nested_write")
+        /// An index spec names a kind (``IndexSpec/kind``) that this process has not
+        /// registered with `IndexKinds.register` (docs/indexes.md).
+        public static let unknownIndexKind = Code(rawValue: "unknown_index_kind")
     }
 
     /// Why the operation failed.

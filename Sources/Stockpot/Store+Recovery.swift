@@ -134,7 +134,9 @@ extension RecoveryWork {
                 state.put(known)
             } else {
                 // New since the snapshot, or altered (an alterSoup the snapshot predates).
-                state.put(SoupState(record: record))
+                let soup = SoupState(record: record)
+                try soup.checkIndexKinds()
+                state.put(soup)
                 fullBuilds.insert(id)
             }
         } else if let (soupID, id) = StoreKeys.entryID(of: key) {

@@ -57,8 +57,8 @@ public struct StoreDirectory: Sendable, Hashable {
     /// Removes the named store and all its files; removing a store that does not exist does
     /// nothing.
     ///
-    /// - Throws: `invalid_store_name`; `store_locked` when the store is open (here or in
-    ///   another process); `io_error`.
+    /// - Throws: `invalid_store_name`; `store_locked` when the store is open for writing (here
+    ///   or in another process; a read-only open takes no lock); `io_error`.
     public func removeStore(_ name: String) throws(StockpotError) {
         try Self.validateName(name)
         let directory = path(of: name)

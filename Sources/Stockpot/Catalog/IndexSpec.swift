@@ -15,13 +15,20 @@ public struct IndexSpec: Sendable, Hashable {
     public var unique: Bool
     /// What the store writes at the path of a document that has no value there.
     public var defaultValue: IndexDefault?
+    /// A registered index kind (`IndexKinds`, docs/indexes.md) the store keeps over the
+    /// path's values beside the ordered index of `type`, for the planner to use where it is
+    /// cheaper. Results never depend on it.
+    public var kind: String?
 
     /// Creates a spec.
-    public init(path: String, type: IndexType, unique: Bool = false, default defaultValue: IndexDefault? = nil) {
+    public init(
+        path: String, type: IndexType, unique: Bool = false, default defaultValue: IndexDefault? = nil, kind: String? = nil
+    ) {
         self.path = path
         self.type = type
         self.unique = unique
         self.defaultValue = defaultValue
+        self.kind = kind
     }
 
     /// The path split into keys.
@@ -79,6 +86,21 @@ extension IndexSpec {
                 throw StockpotError(.invalidIndexSpec, "The path \"\(spec.path)\" is indexed twice.")
             }
             if spec.defaultValue == .newID { try validateNewID(spec) }
+            if let kind = spec.kind { try validateKind(kind, of: spec) }
+        }
+    }
+
+    /// Checks a registered kind: a `string`, `integer`, `floating` or `json1` spec naming a
+    /// kind this process has registered.
+    private static func validateKind(_ kind: String, of spec: IndexSpec) throws(StockpotError) {
+        guard spec.type != .fullText else {
+            throw StockpotError(
+                .invalidIndexSpec, "The path \"\(spec.path)\" is full_text; a registered index kind needs another type.")
+        }
+        guard IndexKinds.kind(named: kind) != nil else {
+            throw StockpotError(
+                .unknownIndexKind,
+                "The path \"\(spec.path)\" names the index kind \(kind), which is not registered (IndexKinds.register).")
         }
     }
 

@@ -1,6 +1,7 @@
 // A soup's catalog record (docs/store.md): its name, id, index specs and the next entry id,
 // and what the change feed needs (docs/changes.md), stored as compact JSON in key space 0.
 
+import StockpotIndex
 import StockpotJSON
 
 /// What the catalog knows of one soup.
@@ -25,6 +26,7 @@ struct SoupRecord: Sendable, Hashable {
             object["type"] = .string(spec.type.rawValue)
             if spec.unique { object["unique"] = .bool(true) }
             if let defaultValue = spec.defaultValue { object["default"] = .string(defaultValue.rawValue) }
+            if let kind = spec.kind { object["kind"] = .string(kind) }
             return .object(object)
         }
         var record = JSONObject()
@@ -55,7 +57,13 @@ struct SoupRecord: Sendable, Hashable {
                 guard case .string(let text) = given, let known = IndexDefault(rawValue: text) else { return nil }
                 defaultValue = known
             }
-            specs.append(IndexSpec(path: path, type: type, unique: spec["unique"] == .bool(true), default: defaultValue))
+            var kind: String?
+            if let given = spec["kind"] {
+                guard case .string(let name) = given, IndexKinds.isValidName(name), type != .fullText else { return nil }
+                kind = name
+            }
+            specs.append(
+                IndexSpec(path: path, type: type, unique: spec["unique"] == .bool(true), default: defaultValue, kind: kind))
         }
         // A record that could never have been written (an index layout the store cannot
         // build) is damage, not a soup.

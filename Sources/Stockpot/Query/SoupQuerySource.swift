@@ -30,6 +30,10 @@ struct SoupQuerySource: QueryableSoup {
 
     var fullTextIndex: FullTextIndex? { soup.fullTextIndex?.index }
 
+    func registeredIndexes(ofSpec spec: Int) -> [any PathIndex] {
+        soup.registeredIndexes(ofSpec: spec)
+    }
+
     func fullTextColumn(ofSpec spec: Int) -> Int? {
         soup.fullTextIndex?.fields.firstIndex(of: spec)
     }

@@ -65,6 +65,7 @@ package enum StoreSnapshot {
                 throw reader.failure("a catalog record does not decode")
             }
             let soup = SoupState(record: record)
+            try soup.checkIndexKinds()
             jobs.append(RestoreJob(soup: soups.count, slot: .entryIDs, bytes: try reader.blockRange(), empty: nil))
             if version >= 2 {
                 jobs.append(RestoreJob(soup: soups.count, slot: .changes, bytes: try reader.blockRange(), empty: nil))

@@ -18,7 +18,8 @@ package struct SoupState: Sendable {
     /// (docs/changes.md).
     var changes = OrderedIndex()
     /// `indexes[i]` is the ordered index of `record.specs[i]`; a full-text index over the
-    /// full_text specs follows when there are any.
+    /// full_text specs follows when there are any, then one index per spec that names a
+    /// registered kind (docs/indexes.md), in spec order.
     var indexes: [any SoupIndex]
     /// Names this soup's entries and indexes as a store state holds them: a number unique in
     /// the process, taken afresh by ``StoreState/put(_:)`` (the only way a soup enters or
@@ -34,14 +35,40 @@ package struct SoupState: Sendable {
         indexes = Self.emptyIndexes(for: record.specs)
     }
 
-    /// One empty index per spec, then the full-text index when any spec is full_text.
+    /// One empty index per spec, then the full-text index when any spec is full_text, then
+    /// one of each registered kind a spec names.
     static func emptyIndexes(for specs: [IndexSpec]) -> [any SoupIndex] {
         var indexes: [any SoupIndex] = specs.enumerated().map { field, spec in
             OrderedPathIndex(field: field, unique: spec.unique)
         }
         let fullTextFields = specs.indices.filter { specs[$0].type == .fullText }
         if !fullTextFields.isEmpty { indexes.append(FullTextPathIndex(fields: fullTextFields)) }
+        for (field, spec) in specs.enumerated() {
+            if let kind = spec.kind { indexes.append(RegisteredPathIndex(field: field, kindName: kind)) }
+        }
         return indexes
+    }
+
+    /// Fails when a spec names an index kind this process has not registered: the store
+    /// could not keep that index as the soup changes (docs/indexes.md).
+    ///
+    /// - Throws: `unknown_index_kind`.
+    func checkIndexKinds() throws(StockpotError) {
+        for case let index as RegisteredPathIndex in indexes where index.index == nil {
+            throw StockpotError(
+                .unknownIndexKind,
+                "Soup \"\(name)\" has an index of kind \(index.kindName) on \"\(record.specs[index.field].path)\", "
+                    + "and no such kind is registered (IndexKinds.register).")
+        }
+    }
+
+    /// The registered-kind indexes of spec `spec`.
+    func registeredIndexes(ofSpec spec: Int) -> [any PathIndex] {
+        guard record.specs[spec].kind != nil else { return [] }
+        return indexes.compactMap { index in
+            guard let registered = index as? RegisteredPathIndex, registered.field == spec else { return nil }
+            return registered.index
+        }
     }
 
     var id: UInt32 { record.id }
@@ -66,7 +93,7 @@ package struct SoupState: Sendable {
 
     /// The full-text index, when the soup has full_text paths.
     var fullTextIndex: FullTextPathIndex? {
-        indexes.last as? FullTextPathIndex
+        indexes.count > record.specs.count ? indexes[record.specs.count] as? FullTextPathIndex : nil
     }
 
     /// Every spec's value for the document `bytes`, with no sequence.

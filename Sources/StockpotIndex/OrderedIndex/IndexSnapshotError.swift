@@ -25,6 +25,8 @@ package struct IndexSnapshotError: Error, Sendable, Hashable, CustomStringConver
         package static let outOfOrder = Code(rawValue: "outOfOrder")
         /// The entry count disagrees with the bytes (too large for them, or bytes left over).
         package static let countMismatch = Code(rawValue: "countMismatch")
+        /// A registered index kind's bytes: another kind's, or not what the kind reads.
+        package static let registeredKind = Code(rawValue: "registeredKind")
     }
 
     /// What was wrong.

@@ -1,6 +1,7 @@
 // The one protocol the store knows its indexes through: apply an entry's change, check a
 // unique constraint, build in bulk, and write and load snapshot bytes. Each kind of index is
-// its own type (OrderedPathIndex, FullTextPathIndex); lookups go to the concrete type.
+// its own type (OrderedPathIndex, FullTextPathIndex, RegisteredPathIndex); lookups go to the
+// concrete type.
 
 import StockpotJSON
 
@@ -10,6 +11,8 @@ package enum SoupIndexKind: UInt8, Sendable {
     case ordered = 1
     /// The soup's full_text paths as columns of one inverted index.
     case fullText = 2
+    /// A kind registered by name (``IndexKinds``) over one path.
+    case registered = 3
 }
 
 /// One entry as an index sees it: its id, the values of every field of its soup (in the

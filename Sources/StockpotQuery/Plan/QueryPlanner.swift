@@ -123,7 +123,11 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             let index = soup.orderedIndex(ofSpec: specIndex)
             let start = from.map { index.lowerBound($0) } ?? index.upperBound(.null)
             let stop = through.map { index.upperBound($0) } ?? index.count
-            return .positions(spec: specIndex, start..<max(start, stop))
+            let positions = start..<max(start, stop)
+            if let registered = registeredSelection(spec: specIndex, from: from, through: through, orderedCost: Self.cost(of: positions, in: index)) {
+                return registered
+            }
+            return .positions(spec: specIndex, positions)
         }
         var entries: [IndexEntry] = []
         try soup.scan(path: path) { id, value in
@@ -133,6 +137,29 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             return true
         }
         return .scanned(entries, path: path)
+    }
+
+    /// What reading `positions` of an ordered index costs, in the unit of
+    /// ``PathIndex/estimatedCost(of:)``: its entries plus the two binary searches that found
+    /// them.
+    static func cost(of positions: Range<Int>, in index: OrderedIndex) -> Int {
+        positions.count + 2 * (Int.bitWidth - index.count.leadingZeroBitCount)
+    }
+
+    /// The selection of a registered-kind index on spec `spec` (docs/indexes.md) whose
+    /// estimate is below `orderedCost`, the cheapest one; nil when none is.
+    private func registeredSelection(spec: Int, from: IndexValue?, through: IndexValue?, orderedCost: Int) -> Selection? {
+        let registered = soup.registeredIndexes(ofSpec: spec)
+        guard !registered.isEmpty else { return nil }
+        let exact = from != nil && from == through
+        let operation: IndexOperation = exact ? .equal(from!) : .between(from, through)
+        var best: (index: any PathIndex, cost: Int)?
+        for index in registered {
+            if let cost = index.estimatedCost(of: operation), cost < (best?.cost ?? orderedCost) { best = (index, cost) }
+        }
+        guard let best else { return nil }
+        // Ascending ids are the ordered index's order when every value is the same.
+        return .ordered(best.index.ids(answering: operation), bySpec: exact ? spec : nil)
     }
 
     // MARK: Order

@@ -26,6 +26,8 @@ package protocol QueryableSoup {
     func specIndex(forPath path: String) -> Int?
     /// The index type of spec `spec`.
     func indexType(ofSpec spec: Int) -> IndexType
+    /// The indexes of registered kinds (docs/indexes.md) the soup keeps over spec `spec`.
+    func registeredIndexes(ofSpec spec: Int) -> [any PathIndex]
 }
 
 extension QueryableSoup {
@@ -38,4 +40,7 @@ extension QueryableSoup {
     package func indexType(ofSpec spec: Int) -> IndexType {
         indexedFields[spec].type
     }
+
+    /// No registered kinds.
+    package func registeredIndexes(ofSpec spec: Int) -> [any PathIndex] { [] }
 }

@@ -1,0 +1,180 @@
+// A registered index kind (docs/indexes.md), end to end: DistinctValuesIndex, defined in this
+// test target, is registered by name, named by a spec, kept through random writes, a close and
+// a reopen from the snapshot, and chosen by the planner for exact queries, whose results must
+// equal those of the same soup without it. Registration and spec errors, and a store opened
+// by a process that has not registered the kind (the CLI), fail with clear codes.
+
+import Foundation
+import Stockpot
+import StockpotTestSupport
+import Testing
+
+@Suite(.serialized) struct RegisteredIndexKindTests {
+    static let statuses = ["open", "closed", "pending", "won", "lost", "Open"]
+
+    init() throws {
+        try IndexKinds.register(DistinctValuesIndex.self)
+    }
+
+    static func specs(plugged: Bool) -> [IndexSpec] {
+        [
+            IndexSpec(path: "status", type: .string, kind: plugged ? DistinctValuesIndex.kindName : nil),
+            IndexSpec(path: "n", type: .integer),
+        ]
+    }
+
+    @Test func exactQueriesAgreeWithTheSameSoupWithoutTheKind() throws {
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
+        try withTemporaryDirectory { directory in
+            var store = try Store.open(directory: directory, options: fastOptions())
+            try store.registerSoup("plain", indexSpecs: Self.specs(plugged: false))
+            try store.registerSoup("plugged", indexSpecs: Self.specs(plugged: true))
+            var live: [Int64] = []
+            let answeredBefore = DistinctValuesIndex.answered.load(ordering: .relaxed)
+            for step in 1...600 {
+                try Self.randomWrite(&random, live: &live, store: store)
+                if step % 100 == 0 {
+                    try Self.compareQueries(&random, store: store, context: "seed \(seed), step \(step)")
+                }
+                if step == 300 {
+                    // Reopened from the snapshot the close writes: the kind's bytes restored.
+                    try store.close()
+                    store = try Store.open(directory: directory, options: fastOptions())
+                    try Self.compareQueries(&random, store: store, context: "seed \(seed), after reopening")
+                }
+            }
+            #expect(store.view().checkIndexes().flatMap(\.problems) == [], "seed \(seed)")
+            #expect(DistinctValuesIndex.answered.load(ordering: .relaxed) > answeredBefore, "the planner never chose the registered index")
+            try store.close()
+        }
+    }
+
+    /// An insert, an update of a live entry or a delete, the same in both soups (whose entry
+    /// ids therefore stay the same).
+    static func randomWrite(_ random: inout SeededRandom, live: inout [Int64], store: Store) throws {
+        var document = JSONObject()
+        document["n"] = .integer(Int64(random.below(50)))
+        switch random.below(10) {
+        case 0: break  // no status
+        case 1: document["status"] = .null
+        case 2: document["status"] = .integer(7)
+        default: document["status"] = .string(random.pick(statuses))
+        }
+        if !live.isEmpty, random.chance(20) {
+            let id = live.remove(at: random.below(live.count))
+            for soup in ["plain", "plugged"] { try store.delete([id], from: soup) }
+            return
+        }
+        var updating: Int64?
+        if !live.isEmpty, random.chance(30) {
+            updating = random.pick(live)
+            document["_soupEntryId"] = .integer(updating!)
+        }
+        var stored: [JSONValue] = []
+        for soup in ["plain", "plugged"] {
+            stored.append(contentsOf: try store.upsert([.object(document)], into: soup))
+        }
+        #expect(stored[0]["_soupEntryId"] == stored[1]["_soupEntryId"])
+        if updating == nil, case .integer(let id)? = stored[0]["_soupEntryId"] { live.append(id) }
+    }
+
+    /// Exact queries on `status` in both soups, in random orders and pages: the same ids and
+    /// totals.
+    static func compareQueries(_ random: inout SeededRandom, store: Store, context: String) throws {
+        for status in statuses + ["absent"] {
+            var spec = QuerySpec(queryType: .exact)
+            spec.indexPath = "status"
+            spec.matchKey = .string(status)
+            spec.orderPath = random.pick([nil, "status", "n", "_soupEntryId"])
+            spec.order = random.chance(50) ? .ascending : .descending
+            spec.pageSize = 1 + random.below(7)
+            let page = random.below(3)
+            let plain = try store.query(spec, in: "plain", page: page)
+            let plugged = try store.query(spec, in: "plugged", page: page)
+            #expect(
+                plain.rows.map { $0["_soupEntryId"] } == plugged.rows.map { $0["_soupEntryId"] },
+                "\(context): \(status) ordered by \(spec.orderPath ?? "default") \(spec.order), page \(page) of \(spec.pageSize)")
+            #expect(plain.totalEntries == plugged.totalEntries, "\(context): \(status) total")
+            #expect(try store.count(spec, in: "plain") == store.count(spec, in: "plugged"), "\(context): \(status) count")
+        }
+    }
+
+    @Test func specsNamingAnUnknownKindOrAFullTextPathAreRefused() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            defer { try? store.close() }
+            #expect(errorCode { try store.registerSoup("a", indexSpecs: [IndexSpec(path: "x", type: .string, kind: "no_such_kind")]) } == .unknownIndexKind)
+            #expect(
+                errorCode { try store.registerSoup("b", indexSpecs: [IndexSpec(path: "x", type: .fullText, kind: DistinctValuesIndex.kindName)]) }
+                    == .invalidIndexSpec)
+            #expect(!store.view().soupExists("a") && !store.view().soupExists("b"))
+        }
+    }
+
+    @Test func registrationRefusesBadAndTakenNames() {
+        for name in ["", "string", "full_text", "json1", "has space", "dash-ed", String(repeating: "a", count: 65)] {
+            #expect(throws: IndexKinds.RegistrationProblem.invalidName(name)) { try IndexKinds.register(NamedKind.with(name)) }
+        }
+        #expect(throws: IndexKinds.RegistrationProblem.nameTaken(DistinctValuesIndex.kindName)) {
+            try IndexKinds.register(Impostor.self)
+        }
+        #expect(throws: Never.self) { try IndexKinds.register(DistinctValuesIndex.self) }
+    }
+
+    @Test func aProcessThatHasNotRegisteredTheKindCannotOpenTheStore() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            try store.registerSoup("plugged", indexSpecs: Self.specs(plugged: true))
+            try store.upsert([["status": "open", "n": 1]], into: "plugged")
+            try store.close()
+            let cli = Process()
+            cli.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stockpot")
+            cli.arguments = ["stats", directory]
+            let output = Pipe()
+            cli.standardOutput = output
+            cli.standardError = output
+            try cli.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            cli.waitUntilExit()
+            #expect(cli.terminationStatus != 0)
+            #expect(printed.contains("no such kind is registered") && printed.contains(DistinctValuesIndex.kindName), "\(printed)")
+            // The store is unchanged: this process, which has the kind, still reads it.
+            let again = try Store.open(directory: directory, options: fastOptions())
+            #expect(try again.count(QuerySpec.all(), in: "plugged") == 1)
+            try again.close()
+        }
+    }
+}
+
+/// A kind whose name a test chooses (to try invalid names).
+private struct NamedKind: PathIndex {
+    nonisolated(unsafe) static var kindName = ""
+    static func with(_ name: String) -> NamedKind.Type {
+        kindName = name
+        return NamedKind.self
+    }
+    init() {}
+    init(serialized bytes: UnsafeRawBufferPointer) throws {}
+    var count: Int { 0 }
+    mutating func insert(_ value: IndexValue, id: Int64) {}
+    mutating func remove(_ value: IndexValue, id: Int64) {}
+    mutating func remove(ids: Set<Int64>) {}
+    func serialized() -> [UInt8] { [] }
+    func estimatedCost(of operation: IndexOperation) -> Int? { nil }
+    func ids(answering operation: IndexOperation) -> [Int64] { [] }
+}
+
+/// Another type under DistinctValuesIndex's name.
+private struct Impostor: PathIndex {
+    static let kindName = DistinctValuesIndex.kindName
+    init() {}
+    init(serialized bytes: UnsafeRawBufferPointer) throws {}
+    var count: Int { 0 }
+    mutating func insert(_ value: IndexValue, id: Int64) {}
+    mutating func remove(_ value: IndexValue, id: Int64) {}
+    mutating func remove(ids: Set<Int64>) {}
+    func serialized() -> [UInt8] { [] }
+    func estimatedCost(of operation: IndexOperation) -> Int? { nil }
+    func ids(answering operation: IndexOperation) -> [Int64] { [] }
+}
