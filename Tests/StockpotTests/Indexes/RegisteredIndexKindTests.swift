@@ -1,7 +1,7 @@
 // A registered index kind (docs/indexes.md), end to end: DistinctValuesIndex, defined in this
 // test target, is registered by name, named by a spec, kept through random writes, a close and
-// a reopen from the snapshot, and chosen by the planner for exact queries, whose results must
-// equal those of the same soup without it. Registration and spec errors, and a store opened
+// a reopen from the snapshot, a crash (snapshot plus log replay), and chosen by the planner
+// for exact queries, whose results must equal those of the same soup without it. Registration and spec errors, and a store opened
 // by a process that has not registered the kind (the CLI), fail with clear codes.
 
 import Foundation
@@ -36,6 +36,20 @@ import Testing
                 try Self.randomWrite(&random, live: &live, store: store)
                 if step % 100 == 0 {
                     try Self.compareQueries(&random, store: store, context: "seed \(seed), step \(step)")
+                }
+                if step == 450 {
+                    // A crash: the files as a killed process leaves them (no close, no final
+                    // snapshot), opened elsewhere: the snapshot of step 300 and the log after it.
+                    let copy = directory + "-crash"
+                    try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+                    defer { try? FileManager.default.removeItem(atPath: copy) }
+                    for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+                        try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name)
+                    }
+                    let recovered = try Store.open(directory: copy, options: fastOptions())
+                    try Self.compareQueries(&random, store: recovered, context: "seed \(seed), after a crash")
+                    #expect(recovered.view().checkIndexes().flatMap(\.problems) == [], "seed \(seed), after a crash")
+                    try recovered.close()
                 }
                 if step == 300 {
                     // Reopened from the snapshot the close writes: the kind's bytes restored.
