@@ -31,16 +31,17 @@ extension StoreView {
 
     /// ``forEachSmartRow(_:arguments:budget:_:)`` over `catalog`'s soups (a view's, or a
     /// transaction's, which sees its own writes).
+    @discardableResult
     static func forEachSmartRow(
         _ sql: String, arguments: [JSONValue], budget: QueryBudget, catalog: StoreSQLCatalog, _ body: ([JSONValue]) -> Bool
-    ) throws(StockpotError) {
+    ) throws(StockpotError) -> SQLRoute {
         let values = try Self.sqlArguments(arguments)
         // One row buffer for every row (a closure that keeps a row gets its own copy).
         var json: [JSONValue] = []
         do {
             // An index walk builds its rows as JSON values itself; the executor's rows are
             // converted here.
-            try SmartSQLQuery.run(
+            return try SmartSQLQuery.run(
                 sql, arguments: values, catalog: catalog, budget: budget.sqlBudget, scanned: body
             ) { row, documents throws(QueryError) -> Bool in
                 try Self.jsonRow(row, documents: documents, into: &json)
@@ -49,6 +50,12 @@ extension StoreView {
         } catch {
             throw StockpotError(error)
         }
+    }
+
+    /// Runs `sql` to the end and says which path answered it (``SQLRoute``): for tests, and
+    /// for plans.
+    package func smartSQLRoute(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> SQLRoute {
+        try Self.forEachSmartRow(sql, arguments: arguments, budget: .default, catalog: catalog) { _ in true }
     }
 
     /// One page of a Smart SQL statement's rows, each row a `.array` of its values, with the

@@ -4,6 +4,19 @@
 import Foundation  // Thread, for the large stack of long statements
 import StockpotJSON
 
+/// Which path answered a Smart SQL statement: one of the compiled shortcuts
+/// (`Execution/Shortcuts/`), which answer statements of one simple shape straight from indexes
+/// and cached columns, or the general executor, which answers everything. Results are the same
+/// whichever answers; the route is for tests and plans.
+package enum SQLRoute: Sendable, Hashable {
+    /// ``SQLIndexScan``: one soup, no condition, rows in an ordered index's order.
+    case indexWalk
+    /// ``SQLIndexJoin``: two soups joined by one equality, once their columns are cached.
+    case indexJoin
+    /// ``SQLExecutor``: the general nested-loop executor.
+    case executor
+}
+
 /// Runs Smart SQL statements over a catalog of soups.
 package enum SmartSQLQuery {
     /// Parsed statements by text, shared by every store.
@@ -20,10 +33,11 @@ package enum SmartSQLQuery {
     ///     documents (their values are the document's JSON text).
     /// - Throws: `smart_sql_syntax`, `read_only_statement`, `soup_not_found`,
     ///   `invalid_query`; read failures.
+    @discardableResult
     package static func run(
         _ text: String, arguments: [SQLValue], catalog: some SQLCatalog, budget: SQLBudget = SQLBudget(),
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
-    ) throws(QueryError) {
+    ) throws(QueryError) -> SQLRoute {
         try runEither(
             text, arguments: arguments, catalog: catalog, budget: budget,
             scanned: { (row: [SQLValue]) throws(QueryError) -> Bool in try body(row, []) }, body)
@@ -33,11 +47,12 @@ package enum SmartSQLQuery {
     /// index join answers (``SQLIndexScan``, ``SQLIndexJoin``) hands its rows to `scanned` as
     /// JSON values built straight from the indexes and columns (no row of SQL values in
     /// between); the executor's rows go to `body`.
+    @discardableResult
     package static func run(
         _ text: String, arguments: [SQLValue], catalog: some SQLCatalog, budget: SQLBudget = SQLBudget(),
         scanned: (_ row: [JSONValue]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
-    ) throws(QueryError) {
+    ) throws(QueryError) -> SQLRoute {
         try runEither(text, arguments: arguments, catalog: catalog, budget: budget, scanned: scanned, body)
     }
 
@@ -52,17 +67,18 @@ package enum SmartSQLQuery {
         _ text: String, arguments: [SQLValue], catalog: Catalog, budget: SQLBudget,
         scanned: (_ row: [Value]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
-    ) throws(QueryError) {
+    ) throws(QueryError) -> SQLRoute {
         guard text.utf8.count > largeStackStatementBytes else {
-            try runHere(text, arguments: arguments, catalog: catalog, budget: budget, scanned: scanned, body)
-            return
+            return try runHere(text, arguments: arguments, catalog: catalog, budget: budget, scanned: scanned, body)
         }
         // Binding and evaluating recurse once per level of the statement's tree, which the
         // parser lets reach 1,000 levels: more than a small thread stack holds. A long
         // statement (the only kind that can be that deep) runs on a thread of its own.
+        var route = SQLRoute.executor
         try onLargeStack { () throws(QueryError) in
-            try runHere(text, arguments: arguments, catalog: catalog, budget: budget, scanned: scanned, body)
+            route = try runHere(text, arguments: arguments, catalog: catalog, budget: budget, scanned: scanned, body)
         }
+        return route
     }
 
     /// Statements longer than this (in UTF-8 bytes) run on a thread with a large stack.
@@ -70,12 +86,15 @@ package enum SmartSQLQuery {
     /// The stack of that thread.
     static let largeStackBytes = 64 << 20
 
+    /// The one place that chooses who answers: a prepared statement of a shortcut's shape
+    /// goes to the shortcut, everything else (and a join whose columns are not cached yet) to
+    /// the executor.
     @inline(__always)
     private static func runHere<Value: SQLRowValue, Catalog: SQLCatalog>(
         _ text: String, arguments: [SQLValue], catalog: Catalog, budget: SQLBudget,
         scanned unmetered: (_ row: [Value]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
-    ) throws(QueryError) {
+    ) throws(QueryError) -> SQLRoute {
         // Index walks and index joins spend the time budget per row they hand out.
         let meter = SQLBudgetMeter(budget)
         let scanned = { (row: [Value]) throws(QueryError) -> Bool in
@@ -87,22 +106,25 @@ package enum SmartSQLQuery {
             if let scan = statement.indexScan, let soup = statement.onlySoup(in: catalog) {
                 try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
                 try scan.run(soup, as: Value.self, scanned)
-                return
+                return .indexWalk
             }
             if statement.indexScan == nil, let soups = statement.soups(in: catalog) {
                 try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
-                if let join = statement.indexJoin, try join.run(soups, arguments: arguments, as: Value.self, scanned) { return }
+                if let join = statement.indexJoin, try join.run(soups, arguments: arguments, as: Value.self, scanned) {
+                    return .indexJoin
+                }
                 try execute(statement, soups, arguments: arguments, budget: budget, body)
-                return
+                return .executor
             }
         }
         let (statement, soups) = try bind(text, arguments: arguments, catalog: catalog)
         if let scan = statement.indexScan {
             try scan.run(soups[0], as: Value.self, scanned)
-            return
+            return .indexWalk
         }
-        if let join = statement.indexJoin, try join.run(soups, arguments: arguments, as: Value.self, scanned) { return }
+        if let join = statement.indexJoin, try join.run(soups, arguments: arguments, as: Value.self, scanned) { return .indexJoin }
         try execute(statement, soups, arguments: arguments, budget: budget, body)
+        return .executor
     }
 
     /// Runs `statement` in the executor over `soups` (one per row slot).

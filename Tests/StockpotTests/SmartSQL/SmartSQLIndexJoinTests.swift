@@ -166,6 +166,10 @@ import StockpotTestSupport
                     return true
                 }
                 #expect(rows == general, "key \(key)")
+                // The two statements really took different paths.
+                #expect(try store.view().smartSQLRoute(sql, arguments: [key]) == .indexJoin, "key \(key)")
+                let generalSQL = sql.replacingOccurrences(of: "{o:k} = ?", with: "{o:k} = ? AND 1")
+                #expect(try store.view().smartSQLRoute(generalSQL, arguments: [key]) == .executor, "key \(key)")
             }
             #expect(try #require(SmartSQLQuery.prepared.statement(for: sql)).indexJoin != nil)
         }

@@ -122,6 +122,9 @@ import StockpotTestSupport
             #expect(try SmartSQLFixture.rows(store, sql) == expected)
             try Self.cacheColumns(store)
             #expect(try SmartSQLFixture.rows(store, sql) == expected)
+            // The two statements really took different paths.
+            #expect(try store.view().smartSQLRoute(sql) == .indexWalk)
+            #expect(try store.view().smartSQLRoute(general) == .executor)
         }
     }
 
@@ -208,6 +211,7 @@ import StockpotTestSupport
             #expect(SmartSQLComparison.sameRows(expected, try SmartSQLFixture.rows(store, sql), ordered: true))
             try Self.cacheColumns(store)
             #expect(SmartSQLComparison.sameRows(expected, try SmartSQLFixture.rows(store, sql), ordered: true))
+            #expect(try store.view().smartSQLRoute(sql) == .indexWalk)
         }
     }
 }
