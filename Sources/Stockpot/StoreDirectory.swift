@@ -1,8 +1,8 @@
 // Named stores under one root directory, as SmartStore keeps a user store and a global store:
 // list, open (creating), and remove them. Store names become directory names, so they are
-// restricted to plain, portable file names.
+// restricted to plain, portable file names. Files are reached through the engine's file-system
+// seam and named by its FileNames.
 
-import Foundation
 import StockpotStorage
 
 /// The stores kept under one root directory, each in a subdirectory named after the store.
@@ -25,15 +25,15 @@ public struct StoreDirectory: Sendable, Hashable {
     ///
     /// - Throws: `io_error` when the root exists but cannot be read.
     public func storeNames() throws(StockpotError) -> [String] {
-        guard FileManager.default.fileExists(atPath: root) else { return [] }
+        let fileSystem = RealFileSystem()
+        guard fileSystem.fileExists(root) else { return [] }
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: root)
+            names = try fileSystem.listDirectory(root)
         } catch {
-            throw StockpotError(.ioError, "The store root \(root) cannot be listed: \(error.localizedDescription)")
+            throw StockpotError(.ioError, "The store root \(root) cannot be listed: \(error.message)", underlying: error)
         }
-        return names.filter { Self.isValidName($0) && RealFileSystem().fileExists(path(of: $0) + "/" + FileNames.manifest) }
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return names.filter(storeExists).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Whether a store of that name exists.
@@ -47,9 +47,9 @@ public struct StoreDirectory: Sendable, Hashable {
     public func open(_ name: String, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
         try Self.validateName(name)
         do {
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            try RealFileSystem().createDirectory(root)
         } catch {
-            throw StockpotError(.ioError, "The store root \(root) cannot be created: \(error.localizedDescription)")
+            throw StockpotError(.ioError, "The store root \(root) cannot be created: \(error.message)", underlying: error)
         }
         return try Store.open(directory: path(of: name), options: options)
     }
@@ -62,19 +62,33 @@ public struct StoreDirectory: Sendable, Hashable {
     public func removeStore(_ name: String) throws(StockpotError) {
         try Self.validateName(name)
         let directory = path(of: name)
-        guard FileManager.default.fileExists(atPath: directory) else { return }
+        let fileSystem = RealFileSystem()
+        guard fileSystem.fileExists(directory) else { return }
         let lock: any FileLock
         do {
-            lock = try RealFileSystem().lockDirectory(directory)
+            lock = try fileSystem.lockDirectory(directory)
         } catch {
             throw StockpotError(error)
         }
         defer { lock.release() }
         do {
-            try FileManager.default.removeItem(atPath: directory)
+            try Self.removeTree(directory, fileSystem: fileSystem)
         } catch {
-            throw StockpotError(.ioError, "The store \(name) cannot be removed: \(error.localizedDescription)")
+            throw StockpotError(.ioError, "The store \(name) cannot be removed: \(error.message)", underlying: error)
         }
+    }
+
+    /// Removes `path` and everything under it: a directory is what lists.
+    private static func removeTree(_ path: String, fileSystem: RealFileSystem) throws(StorageError) {
+        let names: [String]
+        do {
+            names = try fileSystem.listDirectory(path)
+        } catch {
+            try fileSystem.removeFile(path)
+            return
+        }
+        for name in names { try removeTree(path + "/" + name, fileSystem: fileSystem) }
+        try fileSystem.removeDirectory(path)
     }
 
     /// The directory of the named store.

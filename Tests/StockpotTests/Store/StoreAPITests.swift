@@ -100,9 +100,13 @@ import StockpotTestSupport
             #expect(try stores.storeNames() == ["global", "user"])
             #expect(errorCode { try stores.removeStore("user") } == .storeLocked)
             #expect(errorCode { _ = try stores.open("user") } == .storeLocked)
+            // A store with entries and a blob file goes whole.
+            try user.registerSoup("s", indexSpecs: Self.specs)
+            try user.upsert([["big": .string(String(repeating: "x", count: 2 << 20))]], into: "s")
             try user.close()
             try stores.removeStore("user")
             #expect(try stores.storeNames() == ["global"])
+            #expect(!FileManager.default.fileExists(atPath: stores.path(of: "user")))
             #expect(errorCode { _ = try stores.open("../escape") } == .invalidStoreName)
             #expect(errorCode { _ = try stores.open("") } == .invalidStoreName)
         }
