@@ -45,8 +45,15 @@ if grep -rlE '^[[:space:]]*import[[:space:]]+CSQLite' Sources Tools --include='*
   failures=$((failures + 1))
 fi
 
+# The JSON layer knows JSON only: no store field is named there (the store names them).
+while IFS= read -r hit; do
+  [ -n "$hit" ] || continue
+  echo "store field in the JSON layer: $hit; StockpotJSON must not name the store's fields" >&2
+  failures=$((failures + 1))
+done < <(grep -rnE '"_soup[A-Za-z]*"' Sources/StockpotJSON --include='*.swift' 2>/dev/null)
+
 if [ "$failures" -gt 0 ]; then
-  echo "check-layers: $failures forbidden import(s)" >&2
+  echo "check-layers: $failures broken rule(s)" >&2
   exit 1
 fi
 echo "check-layers: every import follows docs/architecture.md"

@@ -33,7 +33,7 @@ extension Store {
             try transaction.upsert(json: documents, into: soup, externalIdPath: externalIdPath)
         }
         return stored.map { bytes in
-            if case .integer(let id)? = (try? JSONSystemFields.inspect(bytes))?.entryID { return id }
+            if case .integer(let id)? = (try? SystemField.inspect(bytes))?.entryID { return id }
             return 0
         }
     }

@@ -118,7 +118,7 @@ extension Store {
                         soupID: soupID, entryID: id, file: record.file, offset: record.offset, reason: "the entry record has an unknown layout"))
                     continue
                 }
-                guard let scan = try? JSONSystemFields.inspect(entry.document), scan.isObject,
+                guard let scan = try? SystemField.inspect(entry.document), scan.isObject,
                     case .integer(let lastModified)? = scan.lastModified
                 else {
                     result.losses.append(SalvagedLoss(

@@ -1,6 +1,7 @@
 // Fuzz target `json`: the JSON reader, the document scanner and the system-field path that
 // ingestion takes (inspect, stamp, read the stored date back), checked against each other.
 
+import Stockpot
 import StockpotJSON
 
 /// Reads an input with ``JSONReader`` and with the scanner ingestion uses, and checks that
@@ -11,13 +12,13 @@ import StockpotJSON
 enum JSONFuzzTarget {
     static let name = "json"
     /// Keys located besides the system fields, as a soup's index paths would ask.
-    static let locatedKeys = JSONLocatedKeys([Array("name".utf8), Array("a".utf8), Array("".utf8)])
+    static let locatedKeys = JSONLocatedKeys([Array("name".utf8), Array("a".utf8), Array("".utf8)], besides: SystemField.members)
     static let locatedNames = ["name", "a", ""]
 
     static func run(_ data: [UInt8]) throws(FuzzFailure) {
         let read: Result<JSONValue, JSONError> = Result { () throws(JSONError) in try JSONReader.parse(data) }
-        let inspected: Result<JSONSystemFieldsScan, JSONError> = Result { () throws(JSONError) in
-            try JSONSystemFields.inspect(data, alsoLocating: locatedKeys)
+        let inspected: Result<JSONIntegerMembersScan, JSONError> = Result { () throws(JSONError) in
+            try SystemField.inspect(data, alsoLocating: locatedKeys)
         }
         switch (read, inspected) {
         case (.failure(let readError), .failure(let scanError)):
@@ -31,7 +32,7 @@ enum JSONFuzzTarget {
         }
     }
 
-    private static func checkAccepted(_ data: [UInt8], value: JSONValue, scan: JSONSystemFieldsScan) throws(FuzzFailure) {
+    private static func checkAccepted(_ data: [UInt8], value: JSONValue, scan: JSONIntegerMembersScan) throws(FuzzFailure) {
         let written = JSONWriter.write(value)
         let reread = Result { () throws(JSONError) in try JSONReader.parse(written) }
         guard case .success(let again) = reread else {
@@ -59,10 +60,10 @@ enum JSONFuzzTarget {
             throw FuzzFailure(name, "stamping an accepted object failed: \(stamped)")
         }
         var expected = object
-        expected[JSONSystemFields.entryIDKey] = .integer(7)
-        expected[JSONSystemFields.lastModifiedKey] = .integer(-3)
+        expected[SystemField.entryID] = .integer(7)
+        expected[SystemField.lastModified] = .integer(-3)
         try check(stampedBytes == JSONWriter.write(.object(expected)), "stamping differs from the writer's text of the stamped tree")
-        try check(JSONSystemFields.storedLastModified(in: stampedBytes) == -3, "the stored date does not read back")
+        try check(SystemField.storedLastModified(in: stampedBytes) == -3, "the stored date does not read back")
     }
 
     static func check(_ condition: Bool, _ message: @autoclosure () -> String) throws(FuzzFailure) {

@@ -1,4 +1,4 @@
-// Seeded differential tests: JSONDocumentScanner and JSONSystemFields against JSONReader and
+// Seeded differential tests: JSONDocumentScanner and JSONIntegerMembers against JSONReader and
 // JSONWriter on random documents, their mutations, repeated keys, deep nesting, small limits,
 // edge numbers and every kind of escape. Same acceptance, same error (code, offset, message),
 // same canonical verdict, same system fields, byte-identical stored bytes.
@@ -21,7 +21,7 @@ import StockpotTestSupport
             var rng = SeededRandom(seed: seed)
             let input = JSONWriter.write(rng.documentWithSystemFields())
             tally.check(input, label: "seed \(seed)", entryID: rng.int64(), lastModified: rng.int64())
-            if (try? JSONSystemFields.inspect(input))?.isCanonical != true { nonCanonical += 1 }
+            if (try? systemMembers.inspect(input))?.isCanonical != true { nonCanonical += 1 }
         }
         report(tally, "writer-written documents")
         #expect(nonCanonical == 0, "JSONWriter's own output must be canonical")

@@ -19,7 +19,7 @@ import StockpotTestSupport
     /// The store's ingestion path: the validating scan locates the top-level members the
     /// paths start with, and the extractor reads the values from there.
     static func extractLocated(_ input: [UInt8], _ extractor: JSONFieldExtractor) throws -> [IndexValue] {
-        let scan = try JSONSystemFields.inspect(input, alsoLocating: JSONLocatedKeys(try #require(extractor.rootKeys)))
+        let scan = try systemMembers.inspect(input, alsoLocating: JSONLocatedKeys(try #require(extractor.rootKeys), besides: systemMembers))
         // Typed throws through withUnsafeBytes crashes the compiler: a Result carries the error.
         let result: Result<[IndexValue], JSONError> = input.withUnsafeBytes { raw in
             Result { () throws(JSONError) -> [IndexValue] in

@@ -9,7 +9,7 @@ import StockpotTestSupport
 @Suite struct JSONSystemFieldsStoredTests {
     /// What the validating scan says: the oracle.
     private static func inspected(_ document: [UInt8]) -> Int64? {
-        guard let scan = try? JSONSystemFields.inspect(document), case .integer(let value)? = scan.lastModified else { return nil }
+        guard let scan = try? systemMembers.inspect(document), case .integer(let value)? = scan.lastModified else { return nil }
         return value
     }
 
@@ -31,13 +31,13 @@ import StockpotTestSupport
     ] as [(String, Int64?)])
     func readsWhatTheValidatingScanReads(_ text: String, _ want: Int64?) {
         #expect(Self.inspected(bytes(text)) == want)
-        #expect(JSONSystemFields.storedLastModified(in: bytes(text)) == want)
+        #expect(systemMembers.storedSecond(in: bytes(text)) == want)
     }
 
     @Test func stampedDocumentsGiveTheirStamp() throws {
         for text in [#"{}"#, #"{"a":1}"#, #"{"_soupLastModifiedDate":"x","z":[1,{"b":2}]}"#, #"{"s":"_soupLastModifiedDate"}"#] {
-            let stored = try JSONSystemFields.inspect(bytes(text)).stamped(bytes(text), entryID: 4, lastModified: 1_700_000_000_123)
-            #expect(JSONSystemFields.storedLastModified(in: stored) == 1_700_000_000_123)
+            let stored = try systemMembers.inspect(bytes(text)).stamped(bytes(text), entryID: 4, lastModified: 1_700_000_000_123)
+            #expect(systemMembers.storedSecond(in: stored) == 1_700_000_000_123)
         }
     }
 
@@ -51,12 +51,12 @@ import StockpotTestSupport
         var checked = 0
         for _ in 0..<500 {
             var pairs: [(String, JSONValue)] = []
-            var seen = Set<String>([JSONSystemFields.lastModifiedKey])
+            var seen = Set<String>([systemMembers.secondKey])
             for _ in 0..<rng.below(6) {
-                let key = rng.oneIn(6) ? "\"\(JSONSystemFields.lastModifiedKey)\":1" : rng.string(maxLength: 6)
+                let key = rng.oneIn(6) ? "\"\(systemMembers.secondKey)\":1" : rng.string(maxLength: 6)
                 guard seen.insert(key).inserted else { continue }
                 let value: JSONValue = rng.oneIn(5)
-                    ? .object(JSONObject([(JSONSystemFields.lastModifiedKey, .integer(rng.int64()))])) : rng.jsonValue(depth: 1, maxDepth: 3)
+                    ? .object(JSONObject([(systemMembers.secondKey, .integer(rng.int64()))])) : rng.jsonValue(depth: 1, maxDepth: 3)
                 pairs.append((key, value))
             }
             if !rng.oneIn(4) {
@@ -67,12 +67,12 @@ import StockpotTestSupport
                 case 2: value = .null
                 default: value = .integer(rng.int64())
                 }
-                pairs.insert((JSONSystemFields.lastModifiedKey, value), at: rng.below(pairs.count + 1))
+                pairs.insert((systemMembers.secondKey, value), at: rng.below(pairs.count + 1))
             }
             let object = JSONValue.object(JSONObject(pairs))
             for document in [JSONWriter.write(object), formatter.text(object)] {
                 let want = Self.inspected(document)
-                #expect(JSONSystemFields.storedLastModified(in: document) == want, "\(String(decoding: document, as: UTF8.self))")
+                #expect(systemMembers.storedSecond(in: document) == want, "\(String(decoding: document, as: UTF8.self))")
                 checked += want == nil ? 0 : 1
             }
         }

@@ -71,7 +71,7 @@ import StockpotJSON
 
     @Test(arguments: cases) func systemFieldsAreFoundAndSet(_ c: Case) throws {
         let input = bytes(c.input)
-        let scan = try JSONSystemFields.inspect(input)
+        let scan = try systemMembers.inspect(input)
         #expect(scan.isObject)
         #expect(scan.entryID == c.entryID)
         #expect(scan.lastModified == c.lastModified)
@@ -84,7 +84,7 @@ import StockpotJSON
 
     @Test func valueSpansCoverExactlyTheValue() throws {
         let input = bytes("{ \"a\" : 1 , \"_soupEntryId\" :  -42 , \"_soupLastModifiedDate\":null }")
-        let scan = try JSONSystemFields.inspect(input)
+        let scan = try systemMembers.inspect(input)
         let entry = try #require(scan.document.members[0])
         let time = try #require(scan.document.members[1])
         #expect(String(decoding: input[entry.value], as: UTF8.self) == "-42")
@@ -94,7 +94,7 @@ import StockpotJSON
 
     @Test func extremeIntegersAreWrittenExactly() throws {
         let input = bytes(#"{"_soupEntryId":1,"_soupLastModifiedDate":2}"#)
-        let scan = try JSONSystemFields.inspect(input)
+        let scan = try systemMembers.inspect(input)
         #expect(scan.isCanonical)
         let stored = try scan.stamped(input, entryID: .min, lastModified: .max)
         #expect(String(decoding: stored, as: UTF8.self)
@@ -103,7 +103,7 @@ import StockpotJSON
 
     @Test(arguments: ["[1,2]", "\"text\"", "42", "null", "[{\"_soupEntryId\":1}]"])
     func otherTopLevelValuesAreNotObjects(_ text: String) throws {
-        let scan = try JSONSystemFields.inspect(bytes(text))
+        let scan = try systemMembers.inspect(bytes(text))
         #expect(!scan.isObject)
         #expect(scan.entryID == nil && scan.lastModified == nil)
     }
@@ -116,7 +116,7 @@ import StockpotJSON
     func invalidDocumentsThrowWhatTheReaderThrows(_ text: String) {
         let want = parseError(text)
         #expect(want != nil)
-        #expect(throws: want!) { try JSONSystemFields.inspect(bytes(text)) }
+        #expect(throws: want!) { try systemMembers.inspect(bytes(text)) }
     }
 
     @Test func limitsAreTheReadersLimits() {
@@ -124,7 +124,7 @@ import StockpotJSON
         for limits in [JSONLimits(maxStringBytes: 5), JSONLimits(maxDepth: 0), JSONLimits(maxInputBytes: 20)] {
             let want = parseError(input, limits: limits)
             #expect(want != nil)
-            #expect(throws: want!) { try JSONSystemFields.inspect(input, limits: limits) }
+            #expect(throws: want!) { try systemMembers.inspect(input, limits: limits) }
         }
     }
 }

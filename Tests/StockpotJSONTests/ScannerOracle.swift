@@ -1,4 +1,4 @@
-// The differential oracle for JSONDocumentScanner and JSONSystemFields: the slow path
+// The differential oracle for JSONDocumentScanner and JSONIntegerMembers: the slow path
 // (JSONReader.parse, set both fields with JSONObject's subscript, JSONWriter.write) and a check
 // that says how the fast path disagrees with it on one input, if it does.
 import StockpotJSON
@@ -63,8 +63,8 @@ func scannerDisagreement(
     let expected: Result<JSONValue, JSONError> = Result { () throws(JSONError) in
         try JSONReader.parse(input, limits: limits)
     }
-    let actual: Result<JSONSystemFieldsScan, JSONError> = Result { () throws(JSONError) in
-        try JSONSystemFields.inspect(input, limits: limits)
+    let actual: Result<JSONIntegerMembersScan, JSONError> = Result { () throws(JSONError) in
+        try systemMembers.inspect(input, limits: limits)
     }
     switch (expected, actual) {
     case (.failure(let want), .failure(let got)):

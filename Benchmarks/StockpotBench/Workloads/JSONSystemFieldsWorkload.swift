@@ -1,13 +1,14 @@
 // json.systemfields: what store ingest does to each document's bytes before storing them:
-// validate, find _soupEntryId/_soupLastModifiedDate, set both. JSONSystemFields (scan, then
+// validate, find _soupEntryId/_soupLastModifiedDate, set both. JSONIntegerMembers (scan, then
 // splice canonical input) against JSONReader.parse + subscript set + JSONWriter.write.
 // MB/s of input document bytes; the note gives the share of documents on the splice path.
 
+import Stockpot
 import StockpotJSON
 
 struct JSONSystemFieldsWorkload: Workload {
     let name = "json.systemfields"
-    let summary = "set _soupEntryId/_soupLastModifiedDate on raw bytes: JSONSystemFields vs parse+set+write (MB/s)"
+    let summary = "set _soupEntryId/_soupLastModifiedDate on raw bytes: JSONIntegerMembers vs parse+set+write (MB/s)"
 
     /// The fixed modification time both sides write.
     static let time: Int64 = 1_764_500_000_000
@@ -22,7 +23,7 @@ struct JSONSystemFieldsWorkload: Workload {
             var id: Int64 = 0
             try corpus.forEachDocument { bytes in
                 id += 1
-                let scan = try JSONSystemFields.inspect(bytes)
+                let scan = try SystemField.inspect(bytes)
                 if case .integer(let given)? = scan.entryID { checksum &+= UInt64(bitPattern: given) }
                 checksum &+= UInt64(try scan.stamped(bytes, entryID: id, lastModified: Self.time).count)
             }
@@ -50,12 +51,12 @@ struct JSONSystemFieldsWorkload: Workload {
             throw BenchFailure("json.systemfields: a corpus document is not an object")
         }
         // The store reads both fields before it sets them.
-        if case .integer(let given)? = object[JSONSystemFields.entryIDKey], given < 0 {
+        if case .integer(let given)? = object[SystemField.entryID], given < 0 {
             throw BenchFailure("json.systemfields: a corpus document has a negative entry id")
         }
-        _ = object[JSONSystemFields.lastModifiedKey]
-        object[JSONSystemFields.entryIDKey] = .integer(id)
-        object[JSONSystemFields.lastModifiedKey] = .integer(time)
+        _ = object[SystemField.lastModified]
+        object[SystemField.entryID] = .integer(id)
+        object[SystemField.lastModified] = .integer(time)
         return JSONWriter.write(.object(object))
     }
 
@@ -66,7 +67,7 @@ struct JSONSystemFieldsWorkload: Workload {
         var id: Int64 = 0
         try corpus.forEachDocument { bytes in
             id += 1
-            let scan = try JSONSystemFields.inspect(bytes)
+            let scan = try SystemField.inspect(bytes)
             if scan.isCanonical { canonical += 1 }
             guard try scan.stamped(bytes, entryID: id, lastModified: Self.time) == Self.slowPath(bytes, id: id) else {
                 throw BenchFailure("json.systemfields: document \(id - 1) differs from parse+set+write")

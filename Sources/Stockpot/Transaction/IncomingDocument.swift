@@ -11,18 +11,18 @@ enum IncomingDocument {
     case object(JSONObject)
     /// From the bytes API, scanned (valid JSON, not yet known to be an object). A slice: the
     /// documents of one request may share the buffer of the line they came in.
-    case bytes(ArraySlice<UInt8>, JSONSystemFieldsScan)
+    case bytes(ArraySlice<UInt8>, JSONIntegerMembersScan)
 
     /// Validates bytes, locating the top-level members named by `located` on the way (see
     /// ``locatedKeys(for:)``).
     ///
     /// - Throws: `invalid_entry` when they are not valid JSON.
     static func scanning(
-        _ bytes: ArraySlice<UInt8>, position: Int, locating located: JSONLocatedKeys = .none
+        _ bytes: ArraySlice<UInt8>, position: Int, locating located: JSONLocatedKeys? = nil
     ) throws(StockpotError) -> IncomingDocument {
-        let inspected: Result<JSONSystemFieldsScan, JSONError> = bytes.withUnsafeBytes { raw in
-            Result { () throws(JSONError) -> JSONSystemFieldsScan in
-                try JSONSystemFields.inspect(raw, alsoLocating: located, limits: scanLimits)
+        let inspected: Result<JSONIntegerMembersScan, JSONError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(JSONError) -> JSONIntegerMembersScan in
+                try SystemField.inspect(raw, alsoLocating: located, limits: scanLimits)
             }
         }
         do {
@@ -40,11 +40,11 @@ enum IncomingDocument {
     /// first keys of its paths, so that ``indexedEntry(id:stamped:extractor:soupName:)``
     /// reads their values without walking the document again. None when a path is empty or
     /// starts at a system field (whose value the store sets while stamping).
-    static func locatedKeys(for extractor: JSONFieldExtractor) -> JSONLocatedKeys {
-        guard let keys = extractor.rootKeys, !keys.isEmpty else { return .none }
+    static func locatedKeys(for extractor: JSONFieldExtractor) -> JSONLocatedKeys? {
+        guard let keys = extractor.rootKeys, !keys.isEmpty else { return nil }
         let systemKeys = [Array(SystemField.entryID.utf8), Array(SystemField.lastModified.utf8)]
-        guard !keys.contains(where: systemKeys.contains) else { return .none }
-        return JSONLocatedKeys(keys)
+        guard !keys.contains(where: systemKeys.contains) else { return nil }
+        return JSONLocatedKeys(keys, besides: SystemField.members)
     }
 
     /// The entry's index values. Read from the incoming bytes at the members their scan

@@ -7,9 +7,9 @@ import StockpotJSON
 import StockpotStorage
 
 /// The system fields the store writes into every document.
-enum SystemField {
-    static let entryID = "_soupEntryId"
-    static let lastModified = "_soupLastModifiedDate"
+package enum SystemField {
+    package static let entryID = "_soupEntryId"
+    package static let lastModified = "_soupLastModifiedDate"
     static let created = "_soupCreatedDate"
     static let soup = "_soup"
 }

@@ -146,9 +146,9 @@ extension WriteTransaction {
 
     /// The bytes to store for `entry`: validated, system fields checked and set.
     private static func storedBytes(of entry: RestoredEntry, soup: String) throws(StockpotError) -> [UInt8] {
-        let scan: JSONSystemFieldsScan
+        let scan: JSONIntegerMembersScan
         do {
-            scan = try JSONSystemFields.inspect(entry.document)
+            scan = try SystemField.inspect(entry.document)
         } catch {
             throw StockpotError(.invalidEntry, "Entry \(entry.id) of soup \"\(soup)\" is not valid JSON: \(error).")
         }

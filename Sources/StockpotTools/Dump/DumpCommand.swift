@@ -123,7 +123,7 @@ public struct DumpCommand: ParsableCommand {
 
     /// The `_soupLastModifiedDate` of a stored document.
     private static func lastModified(of document: [UInt8], id: Int64, soup: String) throws(ToolFailure) -> Int64 {
-        guard let value = JSONSystemFields.storedLastModified(in: document) else {
+        guard let value = SystemField.storedLastModified(in: document) else {
             throw ToolFailure("entry \(id) of soup \"\(soup)\" has no readable _soupLastModifiedDate; run 'stockpot verify'")
         }
         return value

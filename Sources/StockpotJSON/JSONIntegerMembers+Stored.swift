@@ -1,13 +1,10 @@
-// The system fields read back from a stored document: text the store wrote (JSONWriter's
-// canonical form, checked by checksum when read), so a member is found by skipping to it
+// The second member read back from a stored document: text the store wrote (JSONWriter's
+// canonical form, checked by checksum when read), so the member is found by skipping to it
 // rather than by validating the whole document again.
 
-extension JSONSystemFields {
-    /// `"_soupLastModifiedDate"` as a canonical object holds it.
-    private static let quotedLastModifiedKey = CanonicalObjectScan.quotedKey(lastModifiedKey)
-
-    /// The integer `_soupLastModifiedDate` of `stored`, a document as the store stored it;
-    /// nil when it has none or holds something else there.
+extension JSONIntegerMembers {
+    /// The integer second member of `stored`, a document as the store stored it; nil when it
+    /// has none or holds something else there.
     ///
     /// Any document the validating scan accepts gets its answer: text found not to be
     /// canonical (white space) and a member not found (which a stored document always has,
@@ -15,8 +12,8 @@ extension JSONSystemFields {
     ///
     /// - Complexity: O(n) in the bytes before the member, strings skipped 16 bytes at a time;
     ///   ``inspect(_:alsoLocating:limits:)-(UnsafeRawBufferPointer,_,_)`` reads every token.
-    package static func storedLastModified(in stored: [UInt8]) -> Int64? {
-        let search = stored.withUnsafeBufferPointer { CanonicalObjectScan.member(quotedLastModifiedKey, in: $0) }
+    package func storedSecond(in stored: [UInt8]) -> Int64? {
+        let search = stored.withUnsafeBufferPointer { CanonicalObjectScan.member(quotedSecondKey, in: $0) }
         switch search {
         case .found(let span):
             let value: Result<JSONValue, JSONError> = stored.withUnsafeBytes { raw in
@@ -26,14 +23,14 @@ extension JSONSystemFields {
                 guard case .integer(let integer) = parsed else { return nil }
                 return integer
             }
-            return validatedLastModified(in: stored)
+            return validatedSecond(in: stored)
         case .absent, .notCanonical:
-            return validatedLastModified(in: stored)
+            return validatedSecond(in: stored)
         }
     }
 
-    private static func validatedLastModified(in bytes: [UInt8]) -> Int64? {
-        guard let scan = try? inspect(bytes), case .integer(let value)? = scan.lastModified else { return nil }
+    private func validatedSecond(in bytes: [UInt8]) -> Int64? {
+        guard let scan = try? inspect(bytes), case .integer(let value)? = scan.second else { return nil }
         return value
     }
 }
