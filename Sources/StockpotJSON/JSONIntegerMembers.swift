@@ -11,8 +11,9 @@
 /// ``JSONIntegerMembersScan/stamped(_:first:second:)-(UnsafeRawBufferPointer,_,_)`` then returns
 /// the bytes with both set. Those are always byte-identical to `JSONWriter.write` of the tree
 /// `JSONReader` reads, after setting both members with ``JSONObject``'s subscript (replaced in
-/// place when present, else appended, the first key first). Immutable; safe to share.
-package struct JSONIntegerMembers: Sendable {
+/// place when present, else appended, the first key first). Immutable; safe to share. A class,
+/// so that each scan holds it with one reference.
+package final class JSONIntegerMembers: Sendable {
     /// The key of the first member.
     package let firstKey: String
     /// The key of the second member.
