@@ -80,7 +80,8 @@ package final class ByteOutput {
         if buffer.count >= capacity { try flush() }
     }
 
-    /// Writes out what is buffered (sealed, when the output seals).
+    /// Writes out what is buffered; an output that seals keeps a last partial 64 KiB chunk
+    /// until more bytes fill it or ``finish()`` seals it as the final message.
     package func flush() throws(ToolFailure) {
         try flush(final: false)
     }
@@ -96,18 +97,21 @@ package final class ByteOutput {
             try writeOut(pendingHeader)
             pendingHeader = []
         }
-        guard !buffer.isEmpty || final else { return }
+        // Every message but the final one holds exactly 64 KiB: a partial chunk waits.
+        let chunk = DumpStream.chunkBytes
+        let sealing = final ? buffer.count : buffer.count - buffer.count % chunk
+        guard sealing > 0 || final else { return }
         var messages: [UInt8] = []
         buffer.withUnsafeBytes { raw in
             var start = 0
             repeat {
-                let end = min(start + DumpStream.chunkBytes, raw.count)
-                messages += sealer.seal(UnsafeRawBufferPointer(rebasing: raw[start..<end]), final: final && end == raw.count)
+                let end = min(start + chunk, sealing)
+                messages += sealer.seal(UnsafeRawBufferPointer(rebasing: raw[start..<end]), final: final && end == sealing)
                 start = end
-            } while start < raw.count
+            } while start < sealing
         }
         try writeOut(messages)
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeFirst(sealing)
     }
 
     /// Writes `bytes` with write(2), whole.
