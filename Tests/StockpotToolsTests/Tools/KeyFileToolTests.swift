@@ -152,6 +152,32 @@ struct KeyFiles {
         #expect(needless.status == 1 && needless.errors.contains("not_encrypted"), "\(needless.errors)")
     }
 
+    /// A changed byte in an encrypted segment: verify names it, salvage keeps every record
+    /// that authenticates and reports the one that does not.
+    @Test func salvageOfADamagedEncryptedStoreKeepsWhatAuthenticates() throws {
+        let scratch = try ScratchDirectory()
+        let keys = KeyFiles(scratch)
+        let store = scratch.file("store")
+        let input = scratch.write("input.jsonl", ToolCorpus.lines(count: 200))
+        #expect(try keys.run(["import", store, "--soup", "items"] + ToolCorpus.indexOptions + [input], key: keys.raw, .option).status == 0)
+        let segments = try FileManager.default.contentsOfDirectory(atPath: store).filter { $0.hasSuffix(".seg") }.sorted()
+        let segment = store + "/" + (try #require(segments.first))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: segment)))
+        bytes[bytes.count / 2] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
+
+        let verify = try keys.run(["verify", store], key: keys.raw, .environment)
+        #expect(verify.status == 1)
+        #expect(verify.outputText.contains("PROBLEM: "), "\(verify.outputText)")
+        let rescued = scratch.file("rescued")
+        let salvage = try keys.run(["salvage", store, rescued], key: keys.raw, .environment)
+        #expect(salvage.status == 1, "\(salvage.outputText)\(salvage.errors)")
+        #expect(salvage.outputText.contains("LOST: "), "\(salvage.outputText)")
+        let count = try keys.run(["query", rescued, "SELECT count(*) FROM {items}", "--format", "jsonl"], key: keys.raw, .option)
+        let saved = try #require(Int(count.outputText.dropFirst().dropLast(2)), "\(count.outputText)\(count.errors)")
+        #expect(saved > 0 && saved < 200, "saved \(saved) of 200 entries around one damaged record")
+    }
+
     /// A passphrase key file opens a store made with it; a raw key file does not.
     @Test func passphraseKeyFileMakesAndOpensAStore() throws {
         let scratch = try ScratchDirectory()
