@@ -42,6 +42,7 @@ struct ReportRow {
     var family: String { Self.family(of: workload) }
 
     static func family(of workload: String) -> String {
+        if workload.hasSuffix("-encrypted") { return "Encryption at rest" }
         if workload.hasPrefix("store.get") { return "Point gets" }
         if workload.hasPrefix("store.ingest") { return "Ingest" }
         if workload.hasPrefix("store.update") || workload.hasPrefix("store.delete") { return "Updates, deletes and compaction" }
@@ -64,7 +65,7 @@ struct ReportRow {
     /// pretty-printed and escape-heavy input and with a long full_text field, updates by id and
     /// by external id, deletes then compaction, reads while a writer ingests (against SQLite
     /// tuned), the mixed run (shortened) and durable single upserts, the storage engine against
-    /// each key-value peer, and the budgets.
+    /// each key-value peer, the budgets, and encrypted against plain Stockpot.
     static let defaults: [ReportRow] = {
         let reads = [
             "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
@@ -95,5 +96,6 @@ struct ReportRow {
             ]
             + peers
             + (["exec.request-memory"] + SQLBudgetWorkload.all.map(\.name)).map { ReportRow(workload: $0) }
+            + [ReportRow(workload: "store.ingest5-encrypted", arguments: ["--runs", "3"]), ReportRow(workload: "store.get-encrypted")]
     }()
 }

@@ -52,8 +52,12 @@ enum StoreLoad {
     }
 
     /// Opens a new store in `path` and registers the Account soup with `specs`.
-    static func newStore(at path: String, specs: [SoupIndexSpec], durable: Bool) throws -> Store {
-        let store = try Store.open(directory: path, options: options(durable: durable))
+    static func newStore(
+        at path: String, specs: [SoupIndexSpec], durable: Bool, encryption: StoreEncryption? = nil
+    ) throws -> Store {
+        var options = options(durable: durable)
+        options.encryption = encryption
+        let store = try Store.open(directory: path, options: options)
         try store.registerSoup(StoreSoups.name, indexSpecs: StoreSoups.stockpotSpecs(specs))
         return store
     }
