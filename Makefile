@@ -1,6 +1,8 @@
 # Stockpot: the two-command quick start (`make demo`, `make test`) and the other entry points.
 # C libraries (Debian packages, installed by `make deps` when missing):
-#   liblz4-dev, libxxhash-dev, libutf8proc-dev, libsodium-dev, and libsqlite3-dev (benchmark and tests only).
+#   liblz4-dev, libxxhash-dev, libutf8proc-dev, libsodium-dev, and libsqlite3-dev (benchmark and tests only);
+#   the benchmark also loads librocksdb-dev, libleveldb-dev, liblmdb-dev and libsqlcipher-dev at run time
+#   (installed by `Tools/deps.sh --bench`).
 
 SWIFT ?= swift
 BENCH_ARGS ?=
