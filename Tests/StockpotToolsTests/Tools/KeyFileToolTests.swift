@@ -79,10 +79,12 @@ struct KeyFiles {
         #expect(query.status == 0, "\(query.errors)")
         #expect(query.outputText == "[121]\n")
 
-        let script = scratch.write("script.sql", "SELECT {items:Name} FROM {items} WHERE {items:Code} = 'X1';\n")
+        let shellDump = scratch.file("shell.dump")
+        let script = scratch.write("script.sql", "SELECT {items:Name} FROM {items} WHERE {items:Code} = 'X1';\n.dump \(shellDump)\n")
         let shell = try keys.run(["shell", store, "--mode", "jsonl"], key: keys.raw, delivery, inputFile: script)
         #expect(shell.status == 0, "\(shell.errors)")
         #expect(shell.outputText == "[\"zulu yankee\"]\n")
+        #expect(Array(scratch.read("shell.dump").prefix(8)) == Array("STKPDMP\0".utf8), "the shell's .dump FILE of an encrypted store is encrypted")
 
         let stats = try keys.run(["stats", store, "--format", "json"], key: keys.raw, delivery)
         #expect(stats.status == 0, "\(stats.errors)")
