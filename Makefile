@@ -1,11 +1,13 @@
 # Stockpot: the two-command quick start (`make demo`, `make test`) and the other entry points.
 # C libraries (Debian packages, installed by `make deps` when missing):
-#   liblz4-dev, libxxhash-dev, libutf8proc-dev, libsodium-dev, and libsqlite3-dev (benchmark and tests only).
+#   liblz4-dev, libxxhash-dev, libutf8proc-dev, libsodium-dev, and libsqlite3-dev (benchmark and tests only);
+#   the benchmark also loads librocksdb-dev, libleveldb-dev, liblmdb-dev and libsqlcipher-dev at run time
+#   (installed by `Tools/deps.sh --bench`).
 
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash query-soak sql-soak bench bench-queries bench-queries-1m bench-sql bench-report \
+.PHONY: all deps build demo test crash crash-convert query-soak sql-soak bench bench-queries bench-queries-1m bench-sql bench-report \
 	bench-report-1m clean \
 	fuzz fuzz-build sanitize sanitize-thread sanitize-address
 
@@ -39,6 +41,14 @@ ALTER_KILLS ?= 300
 crash: deps
 	$(SWIFT) build --build-tests
 	STOCKPOT_CRASH_KILLS=$(CRASH_KILLS) STOCKPOT_ALTER_KILLS=$(ALTER_KILLS) $(SWIFT) test --skip-build --filter CrashTests
+
+# The long conversion kill run: encrypt, decrypt, rekey and rekey --rotate each killed
+# CONVERT_KILLS times at random points (docs/testing.md); the store must open with exactly one
+# of the old and new keys and hold every document each time.
+CONVERT_KILLS ?= 500
+crash-convert: deps
+	$(SWIFT) build --build-tests
+	STOCKPOT_CONVERT_KILLS=$(CONVERT_KILLS) $(SWIFT) test --skip-build --filter ConversionKillTests
 
 # The long query differential run: many more random queries against SQLite than `make test`.
 QUERY_ROUNDS ?= 20000

@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // A header-only shim over Linux's sync_file_range (glibc's; no library to link).
         .systemLibrary(name: "CFileHints", path: "Sources/CFileHints"),
+        // A header-only shim over Linux's renameat2(RENAME_EXCHANGE): two directories swapped
+        // atomically (store conversion; no library to link).
+        .systemLibrary(name: "CRenameExchange", path: "Sources/CRenameExchange"),
         // A header-only shim over glibc's pthread_getattr_np: the calling thread's stack bounds.
         .systemLibrary(name: "CThreadStack", path: "Sources/CThreadStack"),
         .systemLibrary(
@@ -48,7 +51,7 @@ let package = Package(
         .target(name: "StockpotCore", dependencies: ["CXXHash", "CPrefetch", "CThreadStack"], path: "Sources/StockpotCore"),
         .target(name: "StockpotJSON", dependencies: ["CThreadStack"], path: "Sources/StockpotJSON"),
         .target(
-            name: "StockpotStorage", dependencies: ["StockpotCore", "CLZ4", "CXXHash", "CPrefetch", "CFileHints", "CSodium"],
+            name: "StockpotStorage", dependencies: ["StockpotCore", "CLZ4", "CXXHash", "CPrefetch", "CFileHints", "CRenameExchange", "CSodium"],
             path: "Sources/StockpotStorage"),
 
         .target(

@@ -11,7 +11,7 @@ system="Foundation Glibc Darwin Dispatch Synchronization"
 rules=(
   "Sources/StockpotCore|CXXHash CPrefetch CThreadStack"
   "Sources/StockpotJSON|CThreadStack"
-  "Sources/StockpotStorage|StockpotCore CLZ4 CXXHash CPrefetch CFileHints CSodium"
+  "Sources/StockpotStorage|StockpotCore CLZ4 CXXHash CPrefetch CFileHints CRenameExchange CSodium"
   "Sources/StockpotIndex|StockpotCore StockpotJSON CUTF8Proc CPrefetch"
   "Sources/StockpotQuery|StockpotCore StockpotJSON StockpotIndex"
   "Sources/Stockpot|StockpotCore StockpotJSON StockpotStorage StockpotIndex StockpotQuery"

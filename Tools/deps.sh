@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the C libraries the package links, when pkg-config cannot find them.
 # Used by `make deps`; safe to run again (it installs nothing that is present).
-# `--bench` also installs the key-value peers the benchmark loads at run time (RocksDB,
-# LevelDB, LMDB); `make bench` and `make bench-report` pass it, nothing else needs them.
+# `--bench` also installs what the benchmark loads at run time: the key-value peers (RocksDB,
+# LevelDB, LMDB) and SQLCipher (`--sqlite sqlcipher`); `make bench` and `make bench-report`
+# pass it, nothing else needs them.
 set -euo pipefail
 
 # pkg-config name -> Debian package that provides it.
@@ -19,6 +20,7 @@ declare -A BENCH_PEERS=(
   [librocksdb-dev]=librocksdb.so
   [libleveldb-dev]=libleveldb.so
   [liblmdb-dev]=liblmdb.so
+  [libsqlcipher-dev]=libsqlcipher.so
 )
 
 missing=()

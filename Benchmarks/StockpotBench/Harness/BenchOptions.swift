@@ -29,6 +29,9 @@ enum SQLiteSetup: String {
     /// Tuned at equal memory, as a GRDB user would: `cache_size` at least the memory
     /// Stockpot's indexes and caches hold, the file memory-mapped.
     case tuned
+    /// SmartStore's real set-up: SQLCipher (Debian's, loaded at run time) keyed as SmartStore
+    /// keys it, against an encrypted Stockpot store (a raw key) on every workload.
+    case sqlcipher
 }
 
 /// Everything the command line can say.
@@ -82,7 +85,7 @@ struct BenchOptions {
                              [--baseline-json stockpot|foundation]
                              [--sqlite-sync full|normal|off] [--open-bytes N]
                              [--keep-fixture DIR] [--document-cache-bytes N]
-                             [--baseline-first] [--sqlite smartstore|tuned] [--timed-seconds S]
+                             [--baseline-first] [--sqlite smartstore|tuned|sqlcipher] [--timed-seconds S]
                              [--peer rocksdb|leveldb|lmdb] [--mixed-seconds S]
                stockpot-bench --list | --selfcheck [--docs N] | --emit-corpus [--docs N] | --help
                stockpot-bench report [--processes P] [--docs N] [--out DIR] [WORKLOAD ...]
@@ -119,7 +122,9 @@ struct BenchOptions {
           --baseline-first    The baseline's side runs first in each pair of turns.
           --sqlite S          The query and sql workloads' SQLite connection: smartstore
                               (default: 2 MB page cache, no mmap) or tuned (page cache
-                              and mmap at least the memory Stockpot holds).
+                              and mmap at least the memory Stockpot holds); sqlcipher:
+                              every workload's SQLite is SQLCipher keyed as SmartStore
+                              keys it (kdf_iter 4000) and Stockpot's store is encrypted.
           --timed-seconds S   Seconds both sides' timed calls may take together in a
                               query, sql or store.get workload (default: 30).
           --peer P            The engine the storage peer workloads (storage.fill-seq ...)
@@ -173,7 +178,7 @@ struct BenchOptions {
             case "--sqlite":
                 let text = try value(after: argument, from: &remaining)
                 guard let setup = SQLiteSetup(rawValue: text) else {
-                    throw UsageError(message: "--sqlite must be smartstore or tuned, got '\(text)'")
+                    throw UsageError(message: "--sqlite must be smartstore, tuned or sqlcipher, got '\(text)'")
                 }
                 options.sqliteSetup = setup
             case "--timed-seconds":

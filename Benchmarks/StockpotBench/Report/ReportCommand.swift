@@ -82,11 +82,14 @@ struct ReportCommand {
         defer { scratch?.remove() }
         let common = ["--docs", "\(documentCount)", "--seed", "\(seed)", "--keep-fixture", fixture]
         let log = fixture + ".log"
-        // Only the read, mixed and durable rows use the query fixture; the ingest and storage
-        // rows build their own stores.
-        if rows.contains(where: { !["Ingest", "Storage engine"].contains($0.family) }) {
+        // Only the read, mixed and durable rows use the query fixture; the ingest, storage and
+        // encrypted-against-plain rows build their own stores. Rows that all run against
+        // SQLCipher get a fixture loaded under it (an encrypted store, a SQLCipher file).
+        let fixtureRows = rows.filter { !["Ingest", "Storage engine", "Encryption at rest"].contains($0.family) }
+        if !fixtureRows.isEmpty {
+            let setup = fixtureRows.allSatisfy { $0.setup == .sqlcipher } ? ["--sqlite", "sqlcipher"] : []
             progress("loading the query fixture (\(documentCount) accounts) into \(fixture)")
-            guard runChild(executable, ["--prepare-fixture"] + common, log: log).status == 0 else {
+            guard runChild(executable, ["--prepare-fixture"] + common + setup, log: log).status == 0 else {
                 progress("the query fixture failed to load")
                 return 1
             }

@@ -15,7 +15,7 @@ struct ReportRow {
     /// `@<peer>` for a storage peer.
     var name: String {
         if let peer { return workload + "@" + peer.rawValue }
-        return setup == .tuned ? workload + "@tuned" : workload
+        return setup == .smartStore ? workload : workload + "@" + setup.rawValue
     }
 
     /// The setup or peer as a word for the results file.
@@ -24,7 +24,7 @@ struct ReportRow {
     /// The command-line arguments that select the setup or peer.
     var variantArguments: [String] {
         if let peer { return ["--peer", peer.rawValue] }
-        return setup == .tuned ? ["--sqlite", "tuned"] : []
+        return setup == .smartStore ? [] : ["--sqlite", setup.rawValue]
     }
 
     /// The row named `text` (`workload`, `workload@tuned` or `workload@<peer>`), or `nil`.
@@ -33,7 +33,9 @@ struct ReportRow {
         guard WorkloadCatalog.workload(named: parts[0]) != nil else { return nil }
         let arguments = defaults.first { $0.workload == parts[0] }?.arguments ?? []
         guard parts.count == 2 else { return ReportRow(workload: parts[0], arguments: arguments) }
-        if parts[1] == "tuned" { return ReportRow(workload: parts[0], setup: .tuned, arguments: arguments) }
+        if let setup = SQLiteSetup(rawValue: parts[1]), setup != .smartStore {
+            return ReportRow(workload: parts[0], setup: setup, arguments: arguments)
+        }
         guard let peer = PeerKind(rawValue: parts[1]) else { return nil }
         return ReportRow(workload: parts[0], peer: peer, arguments: arguments)
     }
@@ -42,6 +44,7 @@ struct ReportRow {
     var family: String { Self.family(of: workload) }
 
     static func family(of workload: String) -> String {
+        if workload.hasSuffix("-encrypted") { return "Encryption at rest" }
         if workload.hasPrefix("store.get") { return "Point gets" }
         if workload.hasPrefix("store.ingest") { return "Ingest" }
         if workload.hasPrefix("store.update") || workload.hasPrefix("store.delete") { return "Updates, deletes and compaction" }
@@ -55,6 +58,15 @@ struct ReportRow {
         return "Other"
     }
 
+    /// The rows run against SQLCipher (`@sqlcipher`, an encrypted Stockpot store on the other
+    /// side): those Debian's SQLCipher 3.4.1 can run (no FTS5, no json_extract: not
+    /// store.ingest5, store.ingest-fulltext, store.get-field, query.match-*).
+    static let sqlcipherRows = [
+        "store.ingest3", "store.get", "query.exact", "query.range", "query.exact-city-page", "query.like-prefix",
+        "query.like-substring", "query.deep-page", "query.page-walk",
+        "sql.count-where", "sql.group-by", "sql.join", "sql.order-limit",
+    ]
+
     /// Seconds of store.mixed a process in the report (the workload's own default is 60).
     static let mixedSeconds = 20
 
@@ -64,7 +76,7 @@ struct ReportRow {
     /// pretty-printed and escape-heavy input and with a long full_text field, updates by id and
     /// by external id, deletes then compaction, reads while a writer ingests (against SQLite
     /// tuned), the mixed run (shortened) and durable single upserts, the storage engine against
-    /// each key-value peer, and the budgets.
+    /// each key-value peer, the budgets, and encrypted against plain Stockpot.
     static let defaults: [ReportRow] = {
         let reads = [
             "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
@@ -95,5 +107,7 @@ struct ReportRow {
             ]
             + peers
             + (["exec.request-memory"] + SQLBudgetWorkload.all.map(\.name)).map { ReportRow(workload: $0) }
+            + [ReportRow(workload: "store.ingest5-encrypted", arguments: ["--runs", "3"]), ReportRow(workload: "store.get-encrypted")]
+            + sqlcipherRows.map { ReportRow(workload: $0, setup: .sqlcipher, arguments: $0.hasPrefix("store.ingest") ? ["--runs", "1"] : []) }
     }()
 }

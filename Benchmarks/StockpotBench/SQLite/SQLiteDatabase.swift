@@ -1,4 +1,5 @@
-// A thin wrapper over an sqlite3 connection: open, execute, prepare, query.
+// A thin wrapper over an sqlite3 connection: open, execute, prepare, query, through the
+// library in use (SQLiteLibrary: libsqlite3, or SQLCipher keyed as SmartStore keys it).
 // The connection closes when the object goes away. Not thread-safe: one thread at a time.
 
 import CSQLite
@@ -7,30 +8,43 @@ import CSQLite
 final class SQLiteDatabase {
     /// The `sqlite3*` handle; valid until deinit.
     let handle: OpaquePointer
+    /// The library the connection belongs to.
+    let library: SQLiteLibrary
 
-    /// Opens (creating if needed) the database file at `path`.
-    init(path: String) throws(SQLiteError) {
+    /// Opens (creating if needed) the database file at `path` with `library`. A SQLCipher
+    /// connection is keyed at once as SmartStore keys it: the passphrase
+    /// (``SQLiteLibrary/passphrase``), then `PRAGMA kdf_iter = 4000`, with 4 KiB pages
+    /// (`cipher_page_size`, SQLCipher 4's default, which SmartStore keeps).
+    init(path: String, library: SQLiteLibrary = .current) throws(SQLiteError) {
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &connection, flags, nil)
+        let status = library.open(path, &connection, flags, nil)
         guard status == SQLITE_OK, let connection else {
-            let error = SQLiteError(code: status, connection: connection)
-            sqlite3_close_v2(connection)
+            let error = SQLiteError(code: status, connection: connection, library: library)
+            _ = library.close(connection)
             throw error
         }
-        sqlite3_extended_result_codes(connection, 1)
+        _ = library.extendedResultCodes(connection, 1)
         handle = connection
+        self.library = library
+        if let key = library.key {
+            let passphrase = Array(SQLiteLibrary.passphrase.utf8)
+            let keyed = passphrase.withUnsafeBytes { key(connection, $0.baseAddress, Int32($0.count)) }
+            guard keyed == SQLITE_OK else { throw SQLiteError(code: keyed, connection: connection, library: library, sql: "sqlite3_key") }
+            try execute("PRAGMA kdf_iter = 4000")
+            try execute("PRAGMA cipher_page_size = 4096")
+        }
     }
 
     deinit {
-        sqlite3_close_v2(handle)
+        _ = library.close(handle)
     }
 
     /// Runs one or more statements that return no rows of interest.
     func execute(_ sql: String) throws(SQLiteError) {
-        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        let status = library.exec(handle, sql, nil, nil, nil)
         guard status == SQLITE_OK else {
-            throw SQLiteError(code: status, connection: handle, sql: sql)
+            throw SQLiteError(code: status, connection: handle, library: library, sql: sql)
         }
     }
 
@@ -56,10 +70,10 @@ final class SQLiteDatabase {
     }
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE on this connection.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    var changes: Int { Int(library.changes(handle)) }
 
     /// The rowid of the most recent successful insert on this connection.
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var lastInsertRowID: Int64 { library.lastInsertRowID(handle) }
 
     /// The SQLite library version, such as `3.40.1`.
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }

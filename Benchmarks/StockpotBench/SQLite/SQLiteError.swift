@@ -1,8 +1,6 @@
 // The one error type of the SQLite wrapper: the result code, SQLite's own message, and the
 // statement that failed.
 
-import CSQLite
-
 /// A failed sqlite3 call.
 struct SQLiteError: Error, CustomStringConvertible {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, ...).
@@ -13,12 +11,14 @@ struct SQLiteError: Error, CustomStringConvertible {
     let sql: String?
 
     /// The error for `code`, reading the message from `connection` when there is one.
-    init(code: Int32, connection: OpaquePointer?, sql: String? = nil) {
+    init(code: Int32, connection: OpaquePointer?, library: SQLiteLibrary, sql: String? = nil) {
         self.code = code
-        if let connection, let text = sqlite3_errmsg(connection) {
+        if let connection, let text = library.errorMessage(connection) {
+            message = String(cString: text)
+        } else if let text = library.errorString(code) {
             message = String(cString: text)
         } else {
-            message = String(cString: sqlite3_errstr(code))
+            message = "error \(code)"
         }
         self.sql = sql
     }

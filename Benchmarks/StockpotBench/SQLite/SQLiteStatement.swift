@@ -1,5 +1,5 @@
 // A prepared statement: bind parameters, step through rows, read columns, reset for reuse.
-// Finalized when the object goes away.
+// Finalized when the object goes away. Calls go through the connection's SQLiteLibrary.
 
 import CSQLite
 
@@ -10,40 +10,44 @@ final class SQLiteStatement {
     private let database: SQLiteDatabase
     let sql: String
 
-    /// Tells SQLite to copy bound text before `bind` returns.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private let library: SQLiteLibrary
+
+    /// Tells SQLite to copy bound text before `bind` returns (`SQLITE_TRANSIENT`).
+    private static var transient: UnsafeRawPointer? { UnsafeRawPointer(bitPattern: -1) }
 
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
-        let status = sqlite3_prepare_v3(
-            database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let library = database.library
+        let status = library.prepareV3.map { $0(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) }
+            ?? library.prepareV2(database.handle, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else {
-            throw SQLiteError(code: status, connection: database.handle, sql: sql)
+            throw SQLiteError(code: status, connection: database.handle, library: library, sql: sql)
         }
         self.handle = statement
         self.database = database
+        self.library = library
         self.sql = sql
     }
 
     deinit {
-        sqlite3_finalize(handle)
+        _ = library.finalize(handle)
     }
 
     /// Binds `value` to the parameter at 1-based `index`.
     func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
         let status: Int32
         switch value {
-        case .null: status = sqlite3_bind_null(handle, index)
-        case .integer(let integer): status = sqlite3_bind_int64(handle, index, integer)
-        case .real(let real): status = sqlite3_bind_double(handle, index, real)
+        case .null: status = library.bindNull(handle, index)
+        case .integer(let integer): status = library.bindInt64(handle, index, integer)
+        case .real(let real): status = library.bindDouble(handle, index, real)
         case .text(let text):
             var text = text
             status = text.withUTF8 { utf8 in
-                sqlite3_bind_text(handle, index, utf8.baseAddress, Int32(utf8.count), Self.transient)
+                library.bindText(handle, index, utf8.baseAddress, Int32(utf8.count), Self.transient)
             }
         case .blob(let bytes):
             status = bytes.withUnsafeBytes { raw in
-                sqlite3_bind_blob(handle, index, raw.baseAddress, Int32(raw.count), Self.transient)
+                library.bindBlob(handle, index, raw.baseAddress, Int32(raw.count), Self.transient)
             }
         }
         try check(status)
@@ -51,10 +55,8 @@ final class SQLiteStatement {
 
     /// Binds UTF-8 bytes as text to the parameter at 1-based `index` (SQLite copies them).
     func bindText(utf8 bytes: [UInt8], at index: Int32) throws(SQLiteError) {
-        let status = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                sqlite3_bind_text(handle, index, chars.baseAddress, Int32(chars.count), Self.transient)
-            }
+        let status = bytes.withUnsafeBytes { raw in
+            library.bindText(handle, index, raw.baseAddress, Int32(raw.count), Self.transient)
         }
         try check(status)
     }
@@ -63,7 +65,7 @@ final class SQLiteStatement {
     /// (`SQLITE_STATIC`): they must stay valid and unchanged until the statement has been
     /// stepped and reset, or the parameter rebound.
     func bindBlobWithoutCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), nil))
+        try check(library.bindBlob(handle, index, bytes.baseAddress, Int32(bytes.count), nil))
     }
 
     /// Binds `values` to parameters 1, 2, ...
@@ -76,34 +78,34 @@ final class SQLiteStatement {
     /// Advances to the next row: `true` when a row is ready, `false` when the statement is done.
     @discardableResult
     func step() throws(SQLiteError) -> Bool {
-        switch sqlite3_step(handle) {
+        switch library.step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let status: throw SQLiteError(code: status, connection: database.handle, sql: sql)
+        case let status: throw SQLiteError(code: status, connection: database.handle, library: library, sql: sql)
         }
     }
 
     /// Makes the statement ready to run again and clears its bindings.
     func reset() {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        _ = library.reset(handle)
+        _ = library.clearBindings(handle)
     }
 
     /// Column count of the current row.
-    var columnCount: Int32 { sqlite3_column_count(handle) }
+    var columnCount: Int32 { library.columnCount(handle) }
 
     /// The value of 0-based column `index` in the current row.
     func column(_ index: Int32) -> SQLiteValue {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        switch library.columnType(handle, index) {
+        case SQLITE_INTEGER: return .integer(library.columnInt64(handle, index))
+        case SQLITE_FLOAT: return .real(library.columnDouble(handle, index))
         case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard let pointer = sqlite3_column_text(handle, index) else { return .text("") }
-            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
+            guard let pointer = library.columnText(handle, index) else { return .text("") }
+            let count = Int(library.columnBytes(handle, index))
+            return .text(String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self))
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard let pointer = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            guard let pointer = library.columnBlob(handle, index) else { return .blob([]) }
+            let count = Int(library.columnBytes(handle, index))
             return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
         default: return .null
         }
@@ -111,8 +113,8 @@ final class SQLiteStatement {
 
     /// Calls `body` with the bytes of text or blob column `index`, valid only inside it.
     func withColumnBytes<R>(_ index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let pointer = sqlite3_column_blob(handle, index)
-        let count = Int(sqlite3_column_bytes(handle, index))
+        let pointer = library.columnBlob(handle, index)
+        let count = Int(library.columnBytes(handle, index))
         return try body(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 
@@ -123,7 +125,7 @@ final class SQLiteStatement {
 
     private func check(_ status: Int32) throws(SQLiteError) {
         guard status == SQLITE_OK else {
-            throw SQLiteError(code: status, connection: database.handle, sql: sql)
+            throw SQLiteError(code: status, connection: database.handle, library: library, sql: sql)
         }
     }
 }

@@ -66,7 +66,7 @@ extension SmartStoreBaseline {
         try database.execute("CREATE INDEX \(table)_created_idx ON \(table) ( created )")
         try database.execute("CREATE INDEX \(table)_lastModified_idx ON \(table) ( lastModified )")
         let ftsColumns = indexSpecs.indices.filter { indexSpecs[$0].type == .fullText }.map { columns[$0] }
-        if !ftsColumns.isEmpty {
+        if !ftsColumns.isEmpty, database.library.hasFTS5 {
             try database.execute("CREATE VIRTUAL TABLE \(table)_fts USING fts5(\(ftsColumns.joined(separator: ", ")))")
         }
         return (table, columns)

@@ -64,7 +64,8 @@ final class SmartStoreBaseline<Codec: SoupCodec> {
 
     /// Indexes of the full_text specs, in spec order (the FTS table's columns).
     var fullTextSpecIndexes: [Int] {
-        indexSpecs.indices.filter { indexSpecs[$0].type == .fullText }
+        guard database.library.hasFTS5 else { return [] }  // no FTS table: match rows cannot run
+        return indexSpecs.indices.filter { indexSpecs[$0].type == .fullText }
     }
 
     /// The document with soup entry id `id`, parsed, or `nil` when there is none.

@@ -87,7 +87,8 @@ final class QueryFixture {
         let documents = context.storeDocuments
         let contacts = try ContactSoup.documents(accounts: documents, seed: context.storageSeed(60))
         let directory = try kept.map { try ScratchDirectory(kept: $0) } ?? ScratchDirectory(label: "query")
-        let identity = "docs \(documents.count) seed \(context.options.seed)\n"
+        let identity = "docs \(documents.count) seed \(context.options.seed)"
+            + (context.options.sqliteSetup == .sqlcipher ? " sqlcipher" : "") + "\n"
         let marker = directory.file("loaded")
         let reused = kept != nil && (try? String(contentsOfFile: marker, encoding: .utf8)) == identity
         if kept != nil, !reused {

@@ -87,7 +87,7 @@ struct QueryWorkload: Workload {
 
     /// The baseline's name in the results: SmartStore's SQLite or the tuned connection.
     static func baselineName(_ context: BenchContext) -> String {
-        (context.options.sqliteSetup == .tuned ? "SQLite tuned" : "SmartStore SQLite")
+        (context.options.sqliteSetup == .tuned ? "SQLite tuned" : context.options.sqliteSetup == .sqlcipher ? "SmartStore SQLCipher" : "SmartStore SQLite")
             + (context.options.baselineJSON == .foundation ? ", Foundation" : "")
     }
 

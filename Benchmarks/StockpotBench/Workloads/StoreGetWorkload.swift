@@ -49,7 +49,8 @@ struct StoreGetWorkload: Workload {
 
         let database = fixture.baseline.database
         let byID = try database.prepare("SELECT soup FROM \(fixture.sql.table) WHERE id = ?")
-        let nameByID = try database.prepare("SELECT json_extract(soup, '$.Name') FROM \(fixture.sql.table) WHERE id = ?")
+        // Compiled only for -field: SQLCipher's SQLite has no json_extract.
+        let nameByID = shape == .field ? try database.prepare("SELECT json_extract(soup, '$.Name') FROM \(fixture.sql.table) WHERE id = ?") : nil
         let stockpot: (Int64) throws -> Int
         let baseline: (Int64) throws -> Int
         switch shape {
@@ -69,7 +70,7 @@ struct StoreGetWorkload: Workload {
             stockpot = { id in
                 Int(try fixture.store.retrieve([id], from: StoreSoups.name).first.map(DocumentUse.readName.use) ?? 0)
             }
-            baseline = { id in try Self.step(nameByID, id) { $0.column(0).textValue?.utf8.count ?? 0 } }
+            baseline = { id in try Self.step(nameByID!, id) { $0.column(0).textValue?.utf8.count ?? 0 } }
         }
         // Both sides' documents carry their own system fields, so the check compares the
         // account each side hands back (its Id) and, for -field, the Name read.

@@ -106,7 +106,7 @@ struct StoreIngestWorkload: Workload {
         let count = Double(documents.count)
         return BenchResult(
             workload: name, unit: .entriesPerSecond, stockpot: count / stockpot, baseline: count / sqlite,
-            baselineName: "SmartStore SQLite, \(codec.name)",
+            baselineName: (SQLiteLibrary.current.isSQLCipher ? "SmartStore SQLCipher, " : "SmartStore SQLite, ") + codec.name,
             note: (targetRatio.map { StorageTarget.note(String(format: ">= %.0fx", $0), met: ratio >= $0) + "; " } ?? "")
                 + String(format: "%@ input of %.0f MB; CPU", input.rawValue, Double(documents.reduce(0) { $0 + $1.count }) / 1e6)
                 + String(format: " %.2f s vs %.2f s (%.2fx); wall %.2f s vs %.2f s", stockpotCPU, baselineCPU, baselineCPU / stockpotCPU, stockpot, sqlite)

@@ -35,9 +35,13 @@ enum StoreLoad {
 
     /// Store options: the default durability (`.full`, an fsync per commit) when `durable`,
     /// else `.none`, for building stores whose loading is not what is timed.
+    /// The key of every store the workloads open, under `--sqlite sqlcipher` (nil: plain).
+    nonisolated(unsafe) static var encryption: StoreEncryption?
+
     static func options(durable: Bool) -> StoreOptions {
         var options = StoreOptions()
         if !durable { options.durability = .none }
+        options.encryption = encryption
         return options
     }
 
@@ -47,13 +51,18 @@ enum StoreLoad {
     static func readOptions(_ context: BenchContext) -> StoreOptions {
         var options = StoreOptions()
         options.durability = .none
+        options.encryption = encryption
         if let bytes = context.options.documentCacheBytes { options.documentCacheBytes = bytes }
         return options
     }
 
     /// Opens a new store in `path` and registers the Account soup with `specs`.
-    static func newStore(at path: String, specs: [SoupIndexSpec], durable: Bool) throws -> Store {
-        let store = try Store.open(directory: path, options: options(durable: durable))
+    static func newStore(
+        at path: String, specs: [SoupIndexSpec], durable: Bool, encryption: StoreEncryption? = StoreLoad.encryption
+    ) throws -> Store {
+        var options = options(durable: durable)
+        options.encryption = encryption
+        let store = try Store.open(directory: path, options: options)
         try store.registerSoup(StoreSoups.name, indexSpecs: StoreSoups.stockpotSpecs(specs))
         return store
     }

@@ -27,6 +27,7 @@ enum WorkloadCatalog {
             + ToolsWorkload.all.map { $0 as any Workload } + PeerWorkload.all.map { $0 as any Workload }
             + SQLBudgetWorkload.all.map { $0 as any Workload }
             + StoreObserveWorkload.all.map { $0 as any Workload }
+            + [EncryptedIngestWorkload(), EncryptedGetWorkload()]
     }
 
     /// The workload named `name`, or `nil`.

@@ -111,12 +111,24 @@ package struct KeyEnvelope: Sendable, Equatable {
 
     /// The key-encryption key: the raw key itself, or Argon2id of the passphrase.
     private func deriveKey(_ encryption: StoreEncryption) throws(StorageError) -> GuardedKey {
+        try Self.deriveKey(encryption, salt: salt, cost: cost)
+    }
+
+    /// The key-encryption key `encryption` gives: a raw key itself, or Argon2id v1.3 of a
+    /// passphrase with `salt` (16 bytes) and `cost`. The encrypted dump derives its stream key
+    /// the same way (docs/format/encryption.md, "Encrypted dump").
+    ///
+    /// - Throws: `invalidArgument` for a raw key that is not 32 bytes; `ioError` when guarded
+    ///   memory or the derivation fails.
+    package static func deriveKey(
+        _ encryption: StoreEncryption, salt: [UInt8], cost: PassphraseCost
+    ) throws(StorageError) -> GuardedKey {
         switch encryption {
         case .key(let bytes):
             guard bytes.count == GuardedKey.size else {
                 throw StorageError(.invalidArgument, "An encryption key must be 32 bytes; this one is \(bytes.count).")
             }
-            guard let key = GuardedKey(copying: bytes) else { throw Self.memoryFailure() }
+            guard let key = GuardedKey(copying: bytes) else { throw memoryFailure() }
             return key
         case .passphrase(let text, _):
             var failed = false

@@ -127,6 +127,12 @@ package final class FaultInjectingFileSystem: FileSystem {
         try base.rename(source, to: destination)
     }
 
+    /// Counts the call as a rename, then exchanges through the wrapped file system.
+    package func exchange(_ first: String, _ second: String) throws(StorageError) {
+        try check(.rename, "exchange \(first) with", path: second)
+        try base.exchange(first, second)
+    }
+
     /// Counts the call, then removes through the wrapped file system.
     package func removeFile(_ path: String) throws(StorageError) {
         try check(.removeFile, "remove", path: path)

@@ -41,6 +41,17 @@ package protocol FileSystem: Sendable {
     /// defeated by deleting or replacing a file, and needs no write access
     /// (docs/durability.md, "The lock").
     func lockDirectory(_ path: String) throws(StorageError) -> any FileLock
+    /// Swaps the names `first` and `second` (both exist) in one atomic step: a crash leaves
+    /// both under their old names or both under the new ones, once the parent is synced.
+    /// `ioError` (ENOSYS, EINVAL) where the file system cannot.
+    func exchange(_ first: String, _ second: String) throws(StorageError)
+}
+
+extension FileSystem {
+    /// File systems without an atomic exchange refuse it.
+    package func exchange(_ first: String, _ second: String) throws(StorageError) {
+        throw StorageError(.ioError, "This file system cannot exchange \(first) and \(second) atomically.", file: first)
+    }
 }
 
 /// An open file. Positioned reads and writes only; there is no file offset to share.

@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CRenameExchange
 import Synchronization
 
 /// The file system of the machine, through POSIX calls.
@@ -33,6 +34,13 @@ package struct RealFileSystem: FileSystem {
     package func rename(_ source: String, to destination: String) throws(StorageError) {
         if Glibc.rename(source, destination) != 0 {
             throw .systemCall("rename \(source) to", path: destination, errno: Glibc.errno)
+        }
+    }
+
+    /// Swaps `first` and `second` with `renameat2(2)` and `RENAME_EXCHANGE`.
+    package func exchange(_ first: String, _ second: String) throws(StorageError) {
+        if stockpot_rename_exchange(first, second) != 0 {
+            throw .systemCall("exchange \(first) with", path: second, errno: Glibc.errno)
         }
     }
 

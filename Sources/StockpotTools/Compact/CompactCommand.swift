@@ -6,6 +6,8 @@ import Stockpot
 public struct CompactCommand: ParsableCommand {
     /// The store directory.
     public var directory: String
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
 
     /// How `compact` documents itself.
     public static let configuration = CommandConfiguration(
@@ -16,17 +18,21 @@ public struct CompactCommand: ParsableCommand {
             """,
         usage: "compact STORE",
         arguments: [.init("STORE", "The store directory; it must exist.")],
+        options: [KeyFile.optionHelp],
         examples: [.init("compact ./store", "Reclaims the space of deleted and overwritten entries.")])
 
     /// Reads the arguments.
     public init(parsing arguments: inout ArgumentScanner) throws(UsageError) {
+        keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
     }
 
     /// Compacts and reports.
     public func run() -> ExitCode {
         do throws(ToolFailure) {
-            let store = try StoreAccess.openExisting(directory)
+            var options = StoreOptions()
+            options.encryption = try KeyFile.encryption(keyFile)
+            let store = try StoreAccess.openExisting(directory, options: options)
             let outcome: Result<(StoreStats, StoreStats), ToolFailure>
             do {
                 outcome = .success((try store.stats(), try store.compact()))

@@ -1,8 +1,10 @@
 // `stockpot dump STORE [--output FILE]`: the whole store as a dump file
-// (docs/format/dump.md), read from one consistent view.
+// (docs/format/dump.md), read from one consistent view; an encrypted store's dump is encrypted
+// (docs/format/encryption.md, "Encrypted dump") unless --plaintext is given.
 
 import Stockpot
 import StockpotJSON
+import StockpotStorage
 
 /// The `dump` subcommand.
 public struct DumpCommand: ParsableCommand {
@@ -10,6 +12,10 @@ public struct DumpCommand: ParsableCommand {
     public var directory: String
     /// The output file; nil for standard output.
     public var outputPath: String?
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
+    /// Write an encrypted store's dump as plain JSON Lines.
+    public var plaintext: Bool
 
     /// How `dump` documents itself.
     public static let configuration = CommandConfiguration(
@@ -17,10 +23,15 @@ public struct DumpCommand: ParsableCommand {
         abstract: "Write a whole store as a dump file (versioned JSON Lines).",
         discussion: """
             Writes every soup of STORE (its index specs and id high-water mark) and every entry (with its id, creation and modification dates, large values included) as JSON Lines, in the format of docs/format/dump.md: a header line, a line per soup followed by its entries in id order, and a trailer line with counts and a checksum, so that a truncated or altered dump is detected by restore. The dump is one consistent point-in-time view of the store. With --output the file is written under a temporary name, synced and renamed when complete.
+            The dump of an encrypted store is encrypted with the same key file (libsodium's secretstream; docs/format/encryption.md, "Encrypted dump"), so it restores with that key file and without the store; --plaintext writes it as plain JSON Lines instead.
             """,
-        usage: "dump STORE [--output FILE]",
+        usage: "dump STORE [--output FILE] [--key-file F [--plaintext]]",
         arguments: [.init("STORE", "The store directory; it must exist.")],
-        options: [.init("--output FILE", "Write the dump to FILE instead of standard output.")],
+        options: [
+            .init("--output FILE", "Write the dump to FILE instead of standard output."),
+            KeyFile.optionHelp,
+            .init("--plaintext", "Write an encrypted store's dump unencrypted (anyone who reads the dump reads every document)."),
+        ],
         examples: [
             .init("dump ./store --output store.dump", "Backs up ./store into store.dump."),
             .init("dump ./store | gzip > store.dump.gz", "Streams a compressed backup."),
@@ -29,16 +40,19 @@ public struct DumpCommand: ParsableCommand {
     /// Reads the arguments.
     public init(parsing arguments: inout ArgumentScanner) throws(UsageError) {
         outputPath = try arguments.takeOption("--output")
+        keyFile = try KeyFile.takePath(&arguments)
+        plaintext = try arguments.takeFlag("--plaintext")
         directory = try arguments.takePositional("STORE")
     }
 
     /// Writes the dump.
     public func run() -> ExitCode {
         do {
-            let store = try StoreAccess.openForReading(directory)
+            let encryption = try KeyFile.encryption(keyFile)
+            let store = try StoreAccess.openForReading(directory, encryption: encryption)
             let result: Result<(Int, Int, Int, Double), ToolFailure>
             do throws(ToolFailure) {
-                result = .success(try dump(store))
+                result = .success(try dump(store, sealing: plaintext ? nil : encryption))
             } catch {
                 result = .failure(error)
             }
@@ -54,10 +68,12 @@ public struct DumpCommand: ParsableCommand {
         }
     }
 
-    /// Writes the dump of `store`; returns soups, entries, bytes and seconds.
-    private func dump(_ store: Store) throws(ToolFailure) -> (Int, Int, Int, Double) {
+    /// Writes the dump of `store`, encrypted under `encryption` when given; returns soups,
+    /// entries, bytes and seconds.
+    private func dump(_ store: Store, sealing encryption: StoreEncryption?) throws(ToolFailure) -> (Int, Int, Int, Double) {
         let output = try outputPath.map { path throws(ToolFailure) in try ByteOutput.file(path) } ?? .standardOutput()
         do throws(ToolFailure) {
+            if let encryption { output.seal(with: try Self.sealer(encryption)) }
             let view = store.view()
             let progress = ProgressBar(label: "dump", totalEntries: try Self.totalEntries(view))
             defer { progress.finish() }
@@ -67,6 +83,15 @@ public struct DumpCommand: ParsableCommand {
         } catch {
             output.abandon()
             throw error
+        }
+    }
+
+    /// The sealer of an encrypted dump keyed by `encryption`.
+    package static func sealer(_ encryption: StoreEncryption) throws(ToolFailure) -> DumpStream.Sealer {
+        do throws(StorageError) {
+            return try DumpStream.Sealer(encryption: encryption)
+        } catch {
+            throw ToolFailure("cannot encrypt the dump: \(error.message)", status: error.code == .ioError ? .ioError : .failure)
         }
     }
 

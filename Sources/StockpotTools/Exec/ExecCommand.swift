@@ -18,6 +18,8 @@ public struct ExecCommand: ParsableCommand {
     public var directory: String
     /// How the store is opened.
     public var storeOptions: StoreOptions
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
     /// Limits on request lines.
     public var jsonLimits: JSONLimits
     /// Budgets of requests besides the line limits.
@@ -43,6 +45,7 @@ public struct ExecCommand: ParsableCommand {
             .init("--max-soup-name-bytes N", "The longest soup name, in UTF-8 bytes (default 255)."),
             .init("--max-index-path-bytes N", "The longest index path, in UTF-8 bytes (default 1024)."),
             .init("--blob-threshold-bytes N", "Documents larger than this go to blob files (default 1048576)."),
+            KeyFile.optionHelp,
         ],
         examples: [
             .init(
@@ -90,6 +93,7 @@ public struct ExecCommand: ParsableCommand {
             try arguments.takeInteger("--max-index-path-bytes", in: byteRange) ?? options.limits.indexPathBytes
         options.blobThreshold =
             try arguments.takeInteger("--blob-threshold-bytes", in: byteRange) ?? options.blobThreshold
+        keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
         storeOptions = options
         jsonLimits = limits
@@ -101,11 +105,18 @@ public struct ExecCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         LargeBuffers.returnToTheSystemWhenFreed()
         let store: Store
+        var options = storeOptions
+        do throws(ToolFailure) {
+            options.encryption = try KeyFile.encryption(keyFile)
+        } catch {
+            return error.report()
+        }
         do {
-            store = try Store.open(directory: directory, options: storeOptions)
+            store = try Store.open(directory: directory, options: options)
             StoreAccess.reportOpenWarnings(store)
         } catch {
-            StandardStream.error.write("Error: cannot open the store at \(directory): \(Self.describe(error))\n")
+            let hint = StoreAccess.keyHint(error).map { "; \($0)" } ?? ""
+            StandardStream.error.write("Error: cannot open the store at \(directory): \(Self.describe(error))\(hint)\n")
             return .failure
         }
         serve(ExecSession(store: store, jsonLimits: jsonLimits, budgets: budgets))

@@ -19,6 +19,8 @@ public struct ImportCommand: ParsableCommand {
     public var skipBad: Bool
     /// The input file; nil for standard input.
     public var file: String?
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
 
     /// How `import` documents itself.
     public static let configuration = CommandConfiguration(
@@ -39,6 +41,7 @@ public struct ImportCommand: ParsableCommand {
             .init("--index PATH:TYPE[:unique]", "An index spec to register the soup with when it does not exist; repeat for more. TYPE is string, integer, floating, full_text or json1."),
             .init("--external-id PATH", "Upsert: a line whose value at PATH (an indexed path) matches an entry's replaces that entry."),
             .init("--skip-bad", "Skip and count bad lines instead of stopping at the first."),
+            KeyFile.optionHelp,
         ],
         examples: [
             .init(
@@ -58,6 +61,7 @@ public struct ImportCommand: ParsableCommand {
         indexSpecs = try arguments.takeRepeatedOption("--index").map { text throws(UsageError) in try Self.parseSpec(text) }
         externalIdPath = try arguments.takeOption("--external-id")
         skipBad = try arguments.takeFlag("--skip-bad")
+        keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
         file = arguments.takeOptionalPositional()
     }
@@ -99,6 +103,7 @@ public struct ImportCommand: ParsableCommand {
         let input = try InputSource.open(file)
         var options = StoreOptions()
         options.durability = .none
+        options.encryption = try KeyFile.encryption(keyFile)
         // A store this import creates is removed again when the import fails.
         let creates = !StoreAccess.isStore(directory)
             && (!StoreAccess.exists(directory) || StoreAccess.isEmptyDirectory(directory))

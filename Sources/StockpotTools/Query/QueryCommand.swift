@@ -21,6 +21,8 @@ public struct QueryCommand: ParsableCommand {
     package var format: RowFormat
     /// Print the column names first (table and csv).
     package var header: Bool
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
 
     /// How `query` documents itself.
     public static let configuration = CommandConfiguration(
@@ -40,6 +42,7 @@ public struct QueryCommand: ParsableCommand {
             .init("--arg VALUE", "The value of the next '?' placeholder; repeat for more, in order. VALUE is read as JSON when it is valid JSON (12, 2.5, true, null, '\"12\"'), else taken as a string."),
             .init("--format table|json|jsonl|csv", "table (the default): boxed columns; json: one array of row arrays; jsonl: one row array per line; csv: RFC 4180."),
             .init("--header", "Begin table and csv output with the result column names (json and jsonl have none)."),
+            KeyFile.optionHelp,
         ],
         examples: [
             .init(
@@ -62,6 +65,7 @@ public struct QueryCommand: ParsableCommand {
         self.format = format
         header = try arguments.takeFlag("--header")
         self.arguments = try arguments.takeRepeatedOption("--arg")
+        keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
         sql = try arguments.takePositional("SQL")
     }
@@ -72,7 +76,7 @@ public struct QueryCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let output = ByteOutput.standardOutput()
         do throws(ToolFailure) {
-            let store = try StoreAccess.openForReading(directory)
+            let store = try StoreAccess.openForReading(directory, encryption: KeyFile.encryption(keyFile))
             let printer = RowPrinter(format: format, output: output, flushEachRow: isatty(1) != 0)
             let values = arguments.map(SmartStatement.argument)
             let result: Result<Int, ToolFailure>

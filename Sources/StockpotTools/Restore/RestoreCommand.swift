@@ -1,4 +1,5 @@
-// `stockpot restore STORE [FILE]`: a dump file back into an empty store, all or nothing.
+// `stockpot restore STORE [FILE]`: a dump file, plain or encrypted, back into an empty store,
+// all or nothing.
 
 import Foundation
 import Stockpot
@@ -11,6 +12,10 @@ public struct RestoreCommand: ParsableCommand {
     public var file: String?
     /// Replace a store that is not empty.
     public var replace: Bool
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE): the dump's key and the new store's.
+    public var keyFile: String?
+    /// Create a plain store even when a key file is given (to read an encrypted dump).
+    public var plaintext: Bool
 
     /// How `restore` documents itself.
     public static let configuration = CommandConfiguration(
@@ -19,13 +24,18 @@ public struct RestoreCommand: ParsableCommand {
         discussion: """
             Reads a dump written by 'stockpot dump' (docs/format/dump.md) from FILE or standard input and recreates its soups, index specs, entries, entry ids, creation and modification dates and id high-water marks, so that new entries get the ids they would have got in the dumped store.
             STORE must not exist, or be an empty directory or a store without soups; --replace replaces a store that has soups (its contents are lost). The new store is built beside STORE and renamed into place only when the whole dump has been read and checked; a truncated or corrupt dump is reported with its line number (exit status 65) and leaves STORE as it was.
+            An encrypted dump (written by 'stockpot dump' of an encrypted store) is read with --key-file, and the new store is then encrypted with the same key; --plaintext makes it a plain store instead. A plain dump restored with --key-file makes an encrypted store. A dump message that does not authenticate, or a dump cut before its final message, fails the restore (exit status 65) and leaves STORE as it was.
             """,
-        usage: "restore STORE [FILE] [--replace]",
+        usage: "restore STORE [FILE] [--replace] [--key-file F [--plaintext]]",
         arguments: [
             .init("STORE", "The store directory to restore into."),
             .init("FILE", "The dump file; standard input when absent or '-'."),
         ],
-        options: [.init("--replace", "Replace STORE even when it holds soups.")],
+        options: [
+            .init("--replace", "Replace STORE even when it holds soups."),
+            KeyFile.optionHelp,
+            .init("--plaintext", "Make STORE a plain store even though a key file is given (to read an encrypted dump)."),
+        ],
         examples: [
             .init("restore ./copy store.dump", "Recreates the dumped store in ./copy."),
             .init("restore ./store --replace < store.dump", "Replaces ./store with the dump's contents."),
@@ -34,6 +44,8 @@ public struct RestoreCommand: ParsableCommand {
     /// Reads the arguments.
     public init(parsing arguments: inout ArgumentScanner) throws(UsageError) {
         replace = try arguments.takeFlag("--replace")
+        keyFile = try KeyFile.takePath(&arguments)
+        plaintext = try arguments.takeFlag("--plaintext")
         directory = try arguments.takePositional("STORE")
         file = arguments.takeOptionalPositional()
     }
@@ -41,19 +53,31 @@ public struct RestoreCommand: ParsableCommand {
     /// Restores the dump.
     public func run() -> ExitCode {
         do throws(ToolFailure) {
-            let input = try InputSource.open(file)
-            let (existing, targetExists) = try checkTarget()
+            let key = try KeyFile.encryption(keyFile)
+            let storeKey = plaintext ? nil : key
+            let source = try InputSource.open(file)
+            let input = try DumpInput.open(source, encryption: key)
+            let (existing, targetExists) = try checkTarget(encryption: storeKey)
             let staged: StagedStore
             do throws(ToolFailure) {
-                staged = try StagedStore(target: directory)
+                staged = try StagedStore(target: directory, encryption: storeKey)
             } catch {
                 if let existing { try? existing.close() }
+                try? input.finish()
                 throw error
             }
-            let progress = ProgressBar(label: "restore", totalBytes: input.size)
+            let progress = ProgressBar(label: "restore", totalBytes: input.encrypted ? nil : source.size)
             let summary: RestoreLoader.Summary
             do throws(ToolFailure) {
-                summary = try RestoreLoader(store: staged.store).run(reading: input.fileDescriptor, progress: progress)
+                do throws(ToolFailure) {
+                    summary = try RestoreLoader(store: staged.store).run(reading: input.fileDescriptor, progress: progress)
+                } catch {
+                    // A relay that failed explains the reader's failure (a cut or changed dump).
+                    try input.finish()
+                    throw error
+                }
+                // A dump that reads whole must also authenticate to its final message.
+                try input.finish()
                 progress.finish()
                 try staged.install(replacing: existing, targetExists: targetExists)
             } catch {
@@ -75,7 +99,7 @@ public struct RestoreCommand: ParsableCommand {
 
     /// Checks that the target may be restored into; returns the store there (held open until
     /// the new one replaces it) and whether anything exists at the path.
-    private func checkTarget() throws(ToolFailure) -> (Store?, Bool) {
+    private func checkTarget(encryption: StoreEncryption?) throws(ToolFailure) -> (Store?, Bool) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { return (nil, false) }
         guard isDirectory.boolValue else { throw ToolFailure("\(directory) is a file, not a store directory") }
@@ -86,7 +110,9 @@ public struct RestoreCommand: ParsableCommand {
             }
             return (nil, true)
         }
-        let store = try StoreAccess.open(directory)
+        var options = StoreOptions()
+        options.encryption = encryption
+        let store = try StoreAccess.open(directory, options: options)
         let soups = store.allSoupNames()
         if !soups.isEmpty, !replace {
             try? store.close()

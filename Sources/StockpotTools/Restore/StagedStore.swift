@@ -15,10 +15,10 @@ final class StagedStore {
     /// The store being built (relaxed durability; its close makes it durable).
     let store: Store
 
-    /// Creates an empty store beside `target`.
+    /// Creates an empty store beside `target`, encrypted with `encryption` when it is given.
     ///
     /// - Throws: a ``ToolFailure`` when it cannot be created.
-    init(target: String) throws(ToolFailure) {
+    init(target: String, encryption: StoreEncryption? = nil) throws(ToolFailure) {
         var trimmed = target
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.target = trimmed
@@ -28,6 +28,7 @@ final class StagedStore {
         var options = StoreOptions()
         options.durability = .none
         options.backgroundCompaction = false
+        options.encryption = encryption
         store = try StoreAccess.open(stagingPath, options: options)
     }
 

@@ -9,6 +9,8 @@ public struct SalvageCommand: ParsableCommand {
     public var damaged: String
     /// Where the new store goes.
     public var target: String
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
 
     /// How `salvage` documents itself.
     public static let configuration = CommandConfiguration(
@@ -23,10 +25,14 @@ public struct SalvageCommand: ParsableCommand {
             .init("DAMAGED", "The damaged store's directory (not open elsewhere)."),
             .init("NEW", "Where to create the new store; it must not exist, or be empty."),
         ],
+        options: [
+            .init("--key-file F", "The damaged store's key (64 hex digits or a one-line passphrase; default: the file STOCKPOT_KEY_FILE names). Records that do not authenticate under it are reported as lost, never guessed at; NEW is encrypted with the same key."),
+        ],
         examples: [.init("salvage ./broken ./rescued", "Saves what ./broken still holds into ./rescued.")])
 
     /// Reads the arguments.
     public init(parsing arguments: inout ArgumentScanner) throws(UsageError) {
+        keyFile = try KeyFile.takePath(&arguments)
         damaged = try arguments.takePositional("DAMAGED")
         target = try arguments.takePositional("NEW")
     }
@@ -40,14 +46,15 @@ public struct SalvageCommand: ParsableCommand {
                     throw ToolFailure("\(target) exists and is not empty; salvage writes into a new store")
                 }
             }
+            let encryption = try KeyFile.encryption(keyFile)
             let salvage: StoreSalvage
             do {
-                salvage = try Store.salvage(directory: damaged)
+                salvage = try Store.salvage(directory: damaged, encryption: encryption)
             } catch {
-                throw ToolFailure(error, doing: "cannot read \(damaged)")
+                throw ToolFailure(error, doing: "cannot read \(damaged)", hint: StoreAccess.keyHint(error))
             }
             var losses = salvage.losses.map(\.description)
-            let staged = try StagedStore(target: target)
+            let staged = try StagedStore(target: target, encryption: encryption)
             var saved = 0
             do throws(ToolFailure) {
                 for soup in salvage.soups {

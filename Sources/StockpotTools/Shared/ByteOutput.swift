@@ -1,12 +1,14 @@
 // Buffered output to standard output or a file through write(2), in 1 MiB chunks. A file is
 // written under a temporary name of its own (created exclusively, never through a link) and
-// renamed when complete, so a failed dump never leaves a file that looks whole.
+// renamed when complete, so a failed dump never leaves a file that looks whole. An output
+// may seal what it writes as an encrypted dump (docs/format/encryption.md, "Encrypted dump").
 
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StockpotStorage
 
 /// A byte sink with a buffer. Not thread-safe: one writer.
 package final class ByteOutput {
@@ -19,6 +21,10 @@ package final class ByteOutput {
     package private(set) var byteCount = 0
     /// The errno of the write that failed, once one has (`EPIPE`: the reader went away).
     package private(set) var failedErrorNumber: Int32?
+    /// Seals every byte appended into encrypted-dump messages; nil writes them as they are.
+    private var sealer: DumpStream.Sealer?
+    /// The encrypted dump's header, written before the first message.
+    private var pendingHeader: [UInt8] = []
 
     /// Bytes appended but not yet written.
     package var bufferedByteCount: Int { buffer.count }
@@ -51,6 +57,15 @@ package final class ByteOutput {
         return ByteOutput(fileDescriptor: descriptor, paths: (path, temporary))
     }
 
+    /// Makes everything appended from now on an encrypted dump sealed by `sealer`: its header
+    /// first, then messages of up to 64 KiB, the last one (written by ``finish()``) FINAL.
+    /// Call before anything is appended.
+    package func seal(with sealer: DumpStream.Sealer) {
+        precondition(byteCount == 0 && buffer.isEmpty, "sealing starts before the first byte")
+        self.sealer = sealer
+        pendingHeader = sealer.header
+    }
+
     /// Appends bytes, writing the buffer out when full.
     package func append(_ bytes: some Collection<UInt8>) throws(ToolFailure) {
         buffer.append(contentsOf: bytes)
@@ -65,10 +80,43 @@ package final class ByteOutput {
         if buffer.count >= capacity { try flush() }
     }
 
-    /// Writes out what is buffered.
+    /// Writes out what is buffered; an output that seals keeps a last partial 64 KiB chunk
+    /// until more bytes fill it or ``finish()`` seals it as the final message.
     package func flush() throws(ToolFailure) {
-        guard !buffer.isEmpty else { return }
-        let ok = buffer.withUnsafeBytes { raw -> Bool in
+        try flush(final: false)
+    }
+
+    private func flush(final: Bool) throws(ToolFailure) {
+        guard let sealer else {
+            guard !buffer.isEmpty else { return }
+            try writeOut(buffer)
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        if !pendingHeader.isEmpty {
+            try writeOut(pendingHeader)
+            pendingHeader = []
+        }
+        // Every message but the final one holds exactly 64 KiB: a partial chunk waits.
+        let chunk = DumpStream.chunkBytes
+        let sealing = final ? buffer.count : buffer.count - buffer.count % chunk
+        guard sealing > 0 || final else { return }
+        var messages: [UInt8] = []
+        buffer.withUnsafeBytes { raw in
+            var start = 0
+            repeat {
+                let end = min(start + chunk, sealing)
+                messages += sealer.seal(UnsafeRawBufferPointer(rebasing: raw[start..<end]), final: final && end == sealing)
+                start = end
+            } while start < sealing
+        }
+        try writeOut(messages)
+        buffer.removeFirst(sealing)
+    }
+
+    /// Writes `bytes` with write(2), whole.
+    private func writeOut(_ bytes: [UInt8]) throws(ToolFailure) {
+        let ok = bytes.withUnsafeBytes { raw -> Bool in
             var offset = 0
             while offset < raw.count {
                 let written = write(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
@@ -84,7 +132,6 @@ package final class ByteOutput {
             failedErrorNumber = errno
             throw ToolFailure("cannot write \(paths?.temporary ?? "standard output"): \(SystemError.describe(errno))", status: .ioError)
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Whether a write failed because the reader of a pipe went away.
@@ -92,7 +139,7 @@ package final class ByteOutput {
 
     /// Writes out the rest; a file is fsynced, closed and renamed to its final name.
     package func finish() throws(ToolFailure) {
-        try flush()
+        try flush(final: true)
         guard let paths else { return }
         defer { close(fileDescriptor) }
         guard fsync(fileDescriptor) == 0 else {

@@ -52,7 +52,21 @@ enum StoreAccess {
             reportOpenWarnings(store)
             return store
         } catch {
-            throw ToolFailure(error, doing: "cannot open the store at \(directory)")
+            throw ToolFailure(error, doing: "cannot open the store at \(directory)", hint: keyHint(error))
+        }
+    }
+
+    /// What to add to a key error's message: which option gives the key.
+    static func keyHint(_ error: StockpotError) -> String? {
+        keyHint(code: error.code.rawValue)
+    }
+
+    /// ``keyHint(_:)`` for an error code of any layer.
+    static func keyHint(code: String) -> String? {
+        switch code {
+        case StockpotError.Code.keyRequired.rawValue: return "give its key with --key-file F (or STOCKPOT_KEY_FILE)"
+        case StockpotError.Code.notEncrypted.rawValue: return "open it without --key-file (and STOCKPOT_KEY_FILE unset), or encrypt it with 'stockpot encrypt'"
+        default: return nil
         }
     }
 
@@ -63,9 +77,10 @@ enum StoreAccess {
 
     /// Opens the existing store in `directory` for reading only (``StoreOptions/readOnly``):
     /// nothing is written there, so the read-only commands work on read-only media.
-    static func openForReading(_ directory: String) throws(ToolFailure) -> Store {
+    static func openForReading(_ directory: String, encryption: StoreEncryption? = nil) throws(ToolFailure) -> Store {
         var options = StoreOptions()
         options.readOnly = true
+        options.encryption = encryption
         return try openExisting(directory, options: options)
     }
 

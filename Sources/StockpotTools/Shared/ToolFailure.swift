@@ -17,8 +17,10 @@ public struct ToolFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// A store error: I/O errors exit 74, everything else 1.
-    public init(_ error: StockpotError, doing what: String) {
-        self.init("\(what): \(error.message)", status: error.code == .ioError ? .ioError : .failure)
+    public init(_ error: StockpotError, doing what: String, hint: String? = nil) {
+        self.init(
+            "\(what): \(error.message)" + (hint.map { "; \($0)" } ?? ""),
+            status: error.code == .ioError ? .ioError : .failure)
     }
 
     /// The message.

@@ -14,6 +14,8 @@ public struct ShellCommand: ParsableCommand {
     public var directory: String
     /// The output mode the session starts in.
     package var mode: RowFormat
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
 
     /// How `shell` documents itself.
     public static let configuration = CommandConfiguration(
@@ -28,6 +30,7 @@ public struct ShellCommand: ParsableCommand {
         arguments: [.init("STORE", "The store directory; created when it does not exist.")],
         options: [
             .init("--mode table|json|jsonl|csv", "The output mode to start in (table by default); .mode changes it."),
+            KeyFile.optionHelp,
         ],
         examples: [
             .init("shell ./store", "Starts an interactive session; type .help for the dot-commands."),
@@ -46,6 +49,7 @@ public struct ShellCommand: ParsableCommand {
             throw UsageError("The option '--mode' must be \(RowFormat.names), not '\(name)'.")
         }
         self.mode = mode
+        keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
     }
 
@@ -54,8 +58,10 @@ public struct ShellCommand: ParsableCommand {
         // A reader that goes away must end the session, not the process before the close.
         signal(SIGPIPE, SIG_IGN)
         do throws(ToolFailure) {
-            let store = try StoreAccess.open(directory)
-            let session = ShellSession(store: store, mode: mode, interactive: isatty(0) != 0)
+            var options = StoreOptions()
+            options.encryption = try KeyFile.encryption(keyFile)
+            let store = try StoreAccess.open(directory, options: options)
+            let session = ShellSession(store: store, mode: mode, interactive: isatty(0) != 0, dumpKey: options.encryption)
             let status = session.run(reading: 0)
             try StoreAccess.close(store)
             return status

@@ -6,7 +6,7 @@ import Stockpot
 extension ShellSession {
     /// What `.help` prints.
     static let helpText = """
-        .dump [FILE]                  Write the store as a dump (docs/format/dump.md) to FILE or standard output
+        .dump [FILE]                  Write the store as a dump (docs/format/dump.md) to FILE (encrypted for an encrypted store) or standard output
         .exit                         Leave the shell (the same as .quit)
         .help                         Show this list
         .import FILE SOUP             Load JSON Lines from FILE into SOUP, which must exist
@@ -140,6 +140,7 @@ extension ShellSession {
     private func dump(to path: String?) throws(ToolFailure) {
         let target = try path.map { path throws(ToolFailure) in try ByteOutput.file(path) } ?? output
         do throws(ToolFailure) {
+            if path != nil, let dumpKey { target.seal(with: try DumpCommand.sealer(dumpKey)) }
             try DumpCommand.write(store.view(), to: target)
             try target.finish()
         } catch {

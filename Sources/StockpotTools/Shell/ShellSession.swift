@@ -17,6 +17,8 @@ final class ShellSession {
     let interactive: Bool
     /// How rows are printed.
     var mode: RowFormat
+    /// The key of an encrypted store: `.dump FILE` writes an encrypted dump under it.
+    let dumpKey: StoreEncryption?
     /// Whether each statement's time is printed on standard error.
     var timer = false
     /// Statements and dot-commands that failed.
@@ -30,9 +32,10 @@ final class ShellSession {
     static let prompt = "stockpot> "
     static let continuationPrompt = "   ...> "
 
-    /// A session on `store`.
-    init(store: Store, mode: RowFormat, interactive: Bool) {
+    /// A session on `store`; `dumpKey` is the key an encrypted store was opened with.
+    init(store: Store, mode: RowFormat, interactive: Bool, dumpKey: StoreEncryption? = nil) {
         self.store = store
+        self.dumpKey = dumpKey
         self.mode = mode
         self.interactive = interactive
     }

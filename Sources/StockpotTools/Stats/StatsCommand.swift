@@ -10,6 +10,8 @@ public struct StatsCommand: ParsableCommand {
     public var directory: String
     /// Print JSON instead of text.
     public var json: Bool
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
 
     /// How `stats` documents itself.
     public static let configuration = CommandConfiguration(
@@ -20,7 +22,7 @@ public struct StatsCommand: ParsableCommand {
             """,
         usage: "stats STORE [--format text|json]",
         arguments: [.init("STORE", "The store directory; it must exist.")],
-        options: [.init("--format text|json", "Text for people (the default) or one JSON object.")],
+        options: [.init("--format text|json", "Text for people (the default) or one JSON object."), KeyFile.optionHelp],
         examples: [
             .init("stats ./store", "Prints the statistics as text."),
             .init("stats ./store --format json", "Prints them as one JSON object."),
@@ -33,13 +35,14 @@ public struct StatsCommand: ParsableCommand {
             throw UsageError("The option '--format' must be text or json, not '\(format)'.")
         }
         json = format == "json"
+        keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
     }
 
     /// Prints the statistics.
     public func run() -> ExitCode {
         do throws(ToolFailure) {
-            let store = try StoreAccess.openForReading(directory)
+            let store = try StoreAccess.openForReading(directory, encryption: KeyFile.encryption(keyFile))
             let report: Result<StoreReport, ToolFailure>
             do throws(ToolFailure) {
                 report = .success(try StoreReport(store: store))

@@ -8,6 +8,8 @@ import StockpotStorage
 public struct VerifyCommand: ParsableCommand {
     /// The store directory.
     public var directory: String
+    /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
+    public var keyFile: String?
 
     /// How `verify` documents itself.
     public static let configuration = CommandConfiguration(
@@ -19,10 +21,12 @@ public struct VerifyCommand: ParsableCommand {
             """,
         usage: "verify STORE",
         arguments: [.init("STORE", "The store directory; it must exist.")],
+        options: [KeyFile.optionHelp],
         examples: [.init("verify ./store && echo sound", "Checks ./store; prints 'sound' only if nothing is wrong.")])
 
     /// Reads the arguments.
     public init(parsing arguments: inout ArgumentScanner) throws(UsageError) {
+        keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
     }
 
@@ -31,17 +35,24 @@ public struct VerifyCommand: ParsableCommand {
         guard StoreAccess.isStore(directory) else {
             return ToolFailure("there is no store at \(directory) (no MANIFEST)").report()
         }
+        let encryption: StoreEncryption?
+        do throws(ToolFailure) {
+            encryption = try KeyFile.encryption(keyFile)
+        } catch {
+            return error.report()
+        }
         let files: StorageCheckReport
         do {
-            files = try EngineFileCheck.check(directory: directory)
+            files = try EngineFileCheck.check(directory: directory, encryption: encryption)
         } catch {
-            return ToolFailure("cannot check \(directory): \(error)", status: error.code == .ioError ? .ioError : .failure).report()
+            let hint = StoreAccess.keyHint(code: error.code.rawValue).map { "; \($0)" } ?? ""
+            return ToolFailure("cannot check \(directory): \(error)\(hint)", status: error.code == .ioError ? .ioError : .failure).report()
         }
         var problems = files.problems
         var lines = files.checked.map { "checked " + $0 }
         if problems.isEmpty {
             do throws(ToolFailure) {
-                let store = try StoreAccess.openForReading(directory)
+                let store = try StoreAccess.openForReading(directory, encryption: encryption)
                 for soup in store.view().checkIndexes() {
                     lines.append("checked soup \"\(soup.soup)\": \(soup.entries) entries, \(soup.indexes) indexes against a rebuild from the log")
                     problems += soup.problems

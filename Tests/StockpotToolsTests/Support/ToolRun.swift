@@ -13,8 +13,9 @@ struct ToolRun {
 
     var outputText: String { String(decoding: output, as: UTF8.self) }
 
-    /// Runs `stockpot arguments...`, standard input from `inputFile` (else /dev/null).
-    static func stockpot(_ arguments: [String], inputFile: String? = nil) throws -> ToolRun {
+    /// Runs `stockpot arguments...`, standard input from `inputFile` (else /dev/null), with
+    /// this process's environment plus `environment` (STOCKPOT_KEY_FILE only when given there).
+    static func stockpot(_ arguments: [String], inputFile: String? = nil, environment: [String: String] = [:]) throws -> ToolRun {
         let scratch = try TemporaryDirectory(prefix: "stockpot-run")
         let outPath = scratch.file("out")
         let errPath = scratch.file("err")
@@ -23,6 +24,10 @@ struct ToolRun {
         let process = Process()
         process.executableURL = ExecProcess.binaryURL
         process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        variables["STOCKPOT_KEY_FILE"] = nil
+        variables.merge(environment) { _, given in given }
+        process.environment = variables
         process.standardInput = FileHandle(forReadingAtPath: inputFile ?? "/dev/null")
         process.standardOutput = FileHandle(forWritingAtPath: outPath)
         process.standardError = FileHandle(forWritingAtPath: errPath)
