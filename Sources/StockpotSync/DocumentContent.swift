@@ -19,8 +19,24 @@ package enum DocumentContent {
     /// The compact UTF-8 JSON of a stripped document.
     package static func bytes(_ stripped: JSONValue) -> [UInt8] { JSONWriter.write(stripped) }
 
-    /// The content hash of stripped bytes: XXH3-64 as a signed integer (stored in the sync soup).
-    package static func hash(_ bytes: [UInt8]) -> Int64 { Int64(bitPattern: Checksum.xxh3(bytes)) }
+    /// The content hash of a stripped document: XXH3-64, as a signed integer (stored in the
+    /// sync soup), of its compact JSON with every object's members sorted by key bytes, so
+    /// that the same content in another member order (the server's jsonb order) hashes alike.
+    package static func hash(_ stripped: JSONValue) -> Int64 {
+        Int64(bitPattern: Checksum.xxh3(JSONWriter.write(sortingKeys(stripped))))
+    }
+
+    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object):
+            let keys = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            return .object(JSONObject(keys.map { ($0, sortingKeys(object[$0]!)) }))
+        case .array(let elements):
+            return .array(elements.map(sortingKeys))
+        default:
+            return value
+        }
+    }
 
     /// Whether two documents hold the same content: objects compared as sets of members (the
     /// server's jsonb reorders keys), numbers by value, everything else exactly.

@@ -158,12 +158,13 @@ struct SyncErrorTests {
         let a = try fixture.device("a")
         _ = try await a.upsert((0..<50).map { ["name": .string("n\($0)")] }, into: SyncFixture.soup)
         let started = AsyncStream<Void>.makeStream()
+        let cancelled = DispatchSemaphore(value: 0)
         var options = SyncOptions()
         options.batchSize = 5
         options.progress = { progress in
             if progress.done == 5 {
                 started.continuation.yield()
-                Thread.sleep(forTimeInterval: 0.3)
+                cancelled.wait()
             }
         }
         let sync = StoreSync(store: a, server: fixture.server)
@@ -171,6 +172,7 @@ struct SyncErrorTests {
         var iterator = started.stream.makeAsyncIterator()
         await iterator.next()
         task.cancel()
+        cancelled.signal()
         let result = await task.result
         guard case .failure(let error) = result else {
             Issue.record("the sync was not cancelled")

@@ -90,8 +90,11 @@ struct SyncRoundTripTests {
         #expect(kept.skipped == 1)
         #expect(try SyncFixture.localDocuments(b)[key]?.objectValue?["name"] == "from b")
         #expect(try syncB.status(soup: SyncFixture.soup).unsyncedKeys == [key])
+        // The skipped row is behind the watermark now; sync up would meet it as a conflict.
+        // A resync that overwrites takes it.
         options.mergeMode = .overwrite
-        let replaced = try await syncB.syncDown(soup: SyncFixture.soup, options: options)
+        #expect(try await syncB.syncDown(soup: SyncFixture.soup, options: options).applied == 0)
+        let replaced = try await syncB.reSync(soup: SyncFixture.soup, options: options)
         #expect(replaced.applied == 1)
         #expect(try SyncFixture.localDocuments(b)[key]?.objectValue?["name"] == "from a")
         #expect(try syncB.status(soup: SyncFixture.soup).unsyncedKeys.isEmpty)

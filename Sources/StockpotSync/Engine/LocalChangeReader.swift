@@ -66,7 +66,7 @@ struct LocalChangeReader {
             changes.append(
                 LocalChange(
                     key: key, baseVersion: state?.baseVersion ?? 0, document: document, bytes: bytes,
-                    contentHash: document == nil ? 0 : DocumentContent.hash(bytes), state: state))
+                    contentHash: document.map(DocumentContent.hash) ?? 0, state: state))
         }
         return (changes, since)
     }

@@ -121,7 +121,7 @@ extension SyncRun {
                     let stripped = DocumentContent.stripped(document)
                     upserts.append(stripped)
                     newStates.append(
-                        EntryState(key: row.key, baseVersion: row.version, contentHash: DocumentContent.hash(DocumentContent.bytes(stripped)), deleted: false))
+                        EntryState(key: row.key, baseVersion: row.version, contentHash: DocumentContent.hash(stripped), deleted: false))
                     outcome.applied += 1
                 }
             }

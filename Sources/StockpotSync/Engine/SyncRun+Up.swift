@@ -174,7 +174,7 @@ extension SyncRun {
                 outcome.considered += 1
                 let local = try localEntry(transaction, key: change.key)
                 let current = local.map(DocumentContent.stripped)
-                let unchanged = current.map { DocumentContent.hash(DocumentContent.bytes($0)) == change.contentHash && change.document != nil }
+                let unchanged = current.map { DocumentContent.hash($0) == change.contentHash && change.document != nil }
                     ?? (change.document == nil)
                 func take(_ document: JSONValue?) {
                     guard unchanged else { return }
@@ -214,7 +214,7 @@ extension SyncRun {
     static func state(_ key: String, _ version: Int64, _ document: JSONValue?) -> EntryState {
         EntryState(
             key: key, baseVersion: version,
-            contentHash: document.map { DocumentContent.hash(DocumentContent.bytes($0)) } ?? 0, deleted: document == nil)
+            contentHash: document.map { DocumentContent.hash($0) } ?? 0, deleted: document == nil)
     }
 
     /// Whether a local and a server version hold the same content (both deleted counts).

@@ -120,7 +120,7 @@ final class SyncRun {
         if state?.pending == true { return true }
         guard let local else { return state.map { !$0.deleted } ?? false }
         guard let state, !state.deleted else { return true }
-        return DocumentContent.hash(DocumentContent.bytes(DocumentContent.stripped(local))) != state.contentHash
+        return DocumentContent.hash(DocumentContent.stripped(local)) != state.contentHash
     }
 
     /// Milliseconds since the epoch.

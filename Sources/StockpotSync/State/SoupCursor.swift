@@ -35,7 +35,7 @@ package struct SoupCursor: Sendable, Equatable {
         else { return nil }
         self.soup = soup
         self.watermark = mark
-        self.filter = object["filter"].flatMap { $0 == .null ? nil : $0 }
+        if let filter = object["filter"], case .object = filter { self.filter = filter } else { self.filter = nil }
         self.upSequence = UInt64(bitPattern: up)
         self.lastDownAt = object["lastDownAt"]?.integerValue ?? 0
         self.lastUpAt = object["lastUpAt"]?.integerValue ?? 0
