@@ -128,7 +128,7 @@ let package = Package(
         // Sync against a throwaway PostgreSQL the tests start (docs/sync.md, "Testing").
         .testTarget(
             name: "StockpotSyncTests",
-            dependencies: ["StockpotSync", "Stockpot", "StockpotJSON", "StockpotTestSupport", "SyncDevice"],
+            dependencies: ["StockpotSync", "Stockpot", "StockpotJSON", "StockpotTestSupport", "SyncDevice", "StockpotCLI"],
             path: "Tests/StockpotSyncTests"),
         // The convergence and kill tests' child process: one device syncing a store.
         .executableTarget(

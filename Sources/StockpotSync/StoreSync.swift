@@ -34,7 +34,7 @@ public final class StoreSync: Sendable {
     /// - Returns: What was applied, skipped (`leaveIfChanged`) and deleted.
     /// - Throws: ``SyncError``; the store keeps every batch committed before the error.
     public func syncDown(soup: String, options: SyncOptions = SyncOptions()) async throws(SyncError) -> SyncSummary {
-        try await run(soup, options) { run throws(SyncError) in try run.syncDown(fromScratch: false) }
+        try await run(soup, options, .syncDown)
     }
 
     /// Sends `soup`'s local changes not yet on the server; conflicts go by `options.conflictPolicy`.
@@ -42,18 +42,18 @@ public final class StoreSync: Sendable {
     /// - Returns: What was written; ``SyncSummary/conflicts`` lists every conflict met, and
     ///   ``SyncSummary/unresolved`` counts those left unsynced (policy `fail`).
     public func syncUp(soup: String, options: SyncOptions = SyncOptions()) async throws(SyncError) -> SyncSummary {
-        try await run(soup, options) { run throws(SyncError) in try run.syncUp() }
+        try await run(soup, options, .syncUp)
     }
 
     /// Syncs `soup` down from scratch: every server row, as if never synced (Mobile Sync's reSync).
     public func reSync(soup: String, options: SyncOptions = SyncOptions()) async throws(SyncError) -> SyncSummary {
-        try await run(soup, options) { run throws(SyncError) in try run.syncDown(fromScratch: true) }
+        try await run(soup, options, .reSync)
     }
 
     /// Deletes local entries of `soup` that the server no longer holds live (under
     /// `options.filter`) and that have no local changes.
     public func cleanResyncGhosts(soup: String, options: SyncOptions = SyncOptions()) async throws(SyncError) -> SyncSummary {
-        try await run(soup, options) { run throws(SyncError) in try run.cleanGhosts() }
+        try await run(soup, options, .cleanResyncGhosts)
     }
 
     /// The sync state of `soup` as the store knows it, without a server.
@@ -63,6 +63,13 @@ public final class StoreSync: Sendable {
         try StoreSync.status(of: store, soup: soup)
     }
 
+    /// The soups of `store` that can sync (those with a `newid` key spec), sorted.
+    public static func syncableSoups(of store: Store) -> [String] {
+        store.allSoupNames().filter { name in
+            name != SyncStateStore.soupName && ((try? store.indexSpecs(of: name))?.contains { $0.defaultValue == .newID } ?? false)
+        }
+    }
+
     /// Creates the server tables of `soups` (and the shared ones) when missing; with
     /// `deviceRole`, grants that role what sync needs and nothing more. Safe to run again.
     public static func initializeServer(_ server: String, soups: [String], deviceRole: String? = nil) throws(SyncError) {
@@ -70,24 +77,40 @@ public final class StoreSync: Sendable {
         try ServerSchema.initialize(connection, soups: soups, deviceRole: deviceRole)
     }
 
-    private func run(_ soup: String, _ options: SyncOptions, _ body: @escaping @Sendable (SyncRun) throws(SyncError) -> Void) async throws(SyncError) -> SyncSummary {
+    /// The operations, for callers that run them on their own thread (the CLI, exec).
+    package enum Operation: String, Sendable {
+        case syncDown, syncUp, reSync, cleanResyncGhosts
+    }
+
+    /// Runs `operation` on the calling thread, which it blocks; `cancellation` stops it
+    /// between batches.
+    package func perform(
+        _ operation: Operation, soup: String, options: SyncOptions, cancellation: CancellationFlag = CancellationFlag()
+    ) throws(SyncError) -> SyncSummary {
         let identity = ObjectIdentifier(store)
         let started = Self.running.withLock { $0.insert(identity).inserted }
         guard started else {
             throw SyncError(.syncRunning, "Another sync of this store is running.", soup: soup)
         }
         defer { _ = Self.running.withLock { $0.remove(identity) } }
+        let run = try SyncRun(store: store, server: server, soup: soup, options: options, cancellation: cancellation)
+        switch operation {
+        case .syncDown: try run.syncDown(fromScratch: false)
+        case .syncUp: try run.syncUp()
+        case .reSync: try run.syncDown(fromScratch: true)
+        case .cleanResyncGhosts: try run.cleanGhosts()
+        }
+        return run.summary
+    }
+
+    private func run(_ soup: String, _ options: SyncOptions, _ operation: Operation) async throws(SyncError) -> SyncSummary {
         let flag = CancellationFlag()
-        let store = self.store
-        let server = self.server
         let result: Result<SyncSummary, SyncError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // libpq blocks: the sync runs on a thread of its own, not on the task pool.
                 let thread = Thread {
                     let outcome = Result { () throws(SyncError) -> SyncSummary in
-                        let run = try SyncRun(store: store, server: server, soup: soup, options: options, cancellation: flag)
-                        try body(run)
-                        return run.summary
+                        try self.perform(operation, soup: soup, options: options, cancellation: flag)
                     }
                     continuation.resume(returning: outcome)
                 }

@@ -12,14 +12,31 @@ public enum ChildProcess {
         return wait(pid)
     }
 
+    /// Runs `command` with standard input from the file `input` (nil: /dev/null), standard
+    /// output into the file `output` and standard error into `errors`; returns its exit status.
+    public static func run(_ command: [String], input: String?, output: String, errors: String, environment: [String: String] = [:]) throws -> Int32 {
+        let pid = try spawn(command, input: input, output: output, errors: errors, environment: environment)
+        return wait(pid)
+    }
+
     /// Starts `command` with output appended to `output`; returns its pid.
     public static func spawn(_ command: [String], output: String, environment: [String: String] = [:]) throws -> pid_t {
+        try spawn(command, input: nil, output: output, errors: nil, environment: environment)
+    }
+
+    /// Starts `command`: standard input from `input` (nil: /dev/null), output appended to
+    /// `output`, standard error to `errors` (nil: with the output); returns its pid.
+    public static func spawn(_ command: [String], input: String?, output: String, errors: String?, environment: [String: String] = [:]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let errors {
+            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -18,6 +18,8 @@ public struct ExecCommand: ParsableCommand {
     public var directory: String
     /// How the store is opened.
     public var storeOptions: StoreOptions
+    /// The PostgreSQL server of the sync operations, when given.
+    public var syncServer: String?
     /// Limits on request lines.
     public var jsonLimits: JSONLimits
     /// Budgets of requests besides the line limits.
@@ -42,6 +44,7 @@ public struct ExecCommand: ParsableCommand {
             .init("--max-document-bytes N", "The largest document, as compact JSON (default 16777216)."),
             .init("--max-soup-name-bytes N", "The longest soup name, in UTF-8 bytes (default 255)."),
             .init("--max-index-path-bytes N", "The longest index path, in UTF-8 bytes (default 1024)."),
+            .init("--sync-server URI", "The PostgreSQL server of the sync operations (syncDown, syncUp, reSync, cleanResyncGhosts; docs/sync.md): a libpq connection string or URI."),
             .init("--blob-threshold-bytes N", "Documents larger than this go to blob files (default 1048576)."),
         ],
         examples: [
@@ -90,6 +93,7 @@ public struct ExecCommand: ParsableCommand {
             try arguments.takeInteger("--max-index-path-bytes", in: byteRange) ?? options.limits.indexPathBytes
         options.blobThreshold =
             try arguments.takeInteger("--blob-threshold-bytes", in: byteRange) ?? options.blobThreshold
+        syncServer = try arguments.takeOption("--sync-server")
         directory = try arguments.takePositional("STORE")
         storeOptions = options
         jsonLimits = limits
@@ -108,7 +112,7 @@ public struct ExecCommand: ParsableCommand {
             StandardStream.error.write("Error: cannot open the store at \(directory): \(Self.describe(error))\n")
             return .failure
         }
-        serve(ExecSession(store: store, jsonLimits: jsonLimits, budgets: budgets))
+        serve(ExecSession(store: store, jsonLimits: jsonLimits, budgets: budgets, syncServer: syncServer))
         do {
             try store.close()
         } catch {
