@@ -1,8 +1,10 @@
 # Stockpot: the two-command quick start (`make demo`, `make test`) and the other entry points.
 # C libraries (Debian packages, installed by `make deps` when missing):
-#   liblz4-dev, libxxhash-dev, libutf8proc-dev, libsodium-dev, and libsqlite3-dev (benchmark and tests only);
-#   the benchmark also loads librocksdb-dev, libleveldb-dev, liblmdb-dev and libsqlcipher-dev at run time
-#   (installed by `Tools/deps.sh --bench`).
+#   liblz4-dev, libxxhash-dev, libutf8proc-dev, libsodium-dev, libpq-dev (sync's PostgreSQL client),
+#   and libsqlite3-dev (benchmark and tests only); the benchmark also loads librocksdb-dev,
+#   libleveldb-dev, liblmdb-dev and libsqlcipher-dev at run time (installed by `Tools/deps.sh --bench`).
+# The PostgreSQL server (Debian: postgresql, no pkg-config; found by its initdb): the sync tests
+#   start a throwaway one in /tmp for the test process and stop it at the end (docs/sync.md).
 
 SWIFT ?= swift
 BENCH_ARGS ?=
@@ -30,10 +32,12 @@ demo: deps
 	.build/release/stockpot demo --entries $(DEMO_ENTRIES) $(DEMO_ARGS)
 
 # The layering rules first (docs/architecture.md, "Rules"): a forbidden import fails at once.
+# The sync tests start their own PostgreSQL; whatever the tests return, any server a dead test
+# process left running is stopped afterwards.
 test: deps
 	bash Tools/check-layers.sh
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build; rc=$$?; bash Tools/stop-test-postgres.sh; exit $$rc
 
 # The long crash run: many more SIGKILLs of a writing child process than `make test` makes.
 CRASH_KILLS ?= 3000

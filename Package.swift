@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "StockpotStorage", targets: ["StockpotStorage"]),
         .library(name: "StockpotIndex", targets: ["StockpotIndex"]),
         .library(name: "Stockpot", targets: ["Stockpot"]),
+        .library(name: "StockpotSync", targets: ["StockpotSync"]),
         .library(name: "StockpotTools", targets: ["StockpotTools"]),
         .executable(name: "stockpot", targets: ["StockpotCLI"]),
         .executable(name: "stockpot-bench", targets: ["StockpotBench"]),
@@ -35,6 +36,10 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]),
+        // libpq: sync's PostgreSQL client (docs/sync.md).
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
             providers: [.apt(["libutf8proc-dev"])]),
@@ -63,9 +68,13 @@ let package = Package(
         .target(
             name: "Stockpot", dependencies: ["StockpotCore", "StockpotJSON", "StockpotStorage", "StockpotIndex", "StockpotQuery"],
             path: "Sources/Stockpot"),
+        // Sync with a PostgreSQL server (docs/sync.md): above the store, below the tools.
+        .target(
+            name: "StockpotSync", dependencies: ["Stockpot", "StockpotCore", "StockpotJSON", "CLibPQ"],
+            path: "Sources/StockpotSync"),
         // What the CLI does, and the CLI itself: a thin main over StockpotTools.
         .target(
-            name: "StockpotTools", dependencies: ["Stockpot", "StockpotCore", "StockpotJSON", "StockpotStorage"],
+            name: "StockpotTools", dependencies: ["Stockpot", "StockpotCore", "StockpotJSON", "StockpotStorage", "StockpotSync"],
             path: "Sources/StockpotTools"),
         .executableTarget(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
@@ -119,6 +128,15 @@ let package = Package(
         .testTarget(
             name: "StockpotFuzzTests", dependencies: ["StockpotFuzzTargets", "StockpotTools", "Stockpot", "StockpotJSON"],
             path: "Tests/StockpotFuzzTests"),
+        // Sync against a throwaway PostgreSQL the tests start (docs/sync.md, "Testing").
+        .testTarget(
+            name: "StockpotSyncTests",
+            dependencies: ["StockpotSync", "Stockpot", "StockpotJSON", "StockpotTestSupport", "SyncDevice", "StockpotCLI"],
+            path: "Tests/StockpotSyncTests"),
+        // The convergence and kill tests' child process: one device syncing a store.
+        .executableTarget(
+            name: "SyncDevice", dependencies: ["StockpotSync", "Stockpot", "StockpotJSON"],
+            path: "Tests/SyncDevice"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],
             path: "Tests/CLibrariesTests"),

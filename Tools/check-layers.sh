@@ -15,7 +15,8 @@ rules=(
   "Sources/StockpotIndex|StockpotCore StockpotJSON CUTF8Proc CPrefetch"
   "Sources/StockpotQuery|StockpotCore StockpotJSON StockpotIndex"
   "Sources/Stockpot|StockpotCore StockpotJSON StockpotStorage StockpotIndex StockpotQuery"
-  "Sources/StockpotTools|StockpotCore Stockpot StockpotJSON StockpotStorage"
+  "Sources/StockpotSync|StockpotCore Stockpot StockpotJSON CLibPQ"
+  "Sources/StockpotTools|StockpotCore Stockpot StockpotJSON StockpotStorage StockpotSync"
   "Tools/stockpot|StockpotTools"
 )
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the C libraries the package links, when pkg-config cannot find them.
+# Installs the C libraries the package links, when pkg-config cannot find them, and the
+# PostgreSQL server the sync tests start.
 # Used by `make deps`; safe to run again (it installs nothing that is present).
 # `--bench` also installs what the benchmark loads at run time: the key-value peers (RocksDB,
 # LevelDB, LMDB) and SQLCipher (`--sqlite sqlcipher`); `make bench` and `make bench-report`
@@ -13,6 +14,7 @@ declare -A PROVIDERS=(
   [libutf8proc]=libutf8proc-dev  # Unicode folding for the full-text tokenizer
   [libsodium]=libsodium-dev      # encryption at rest (docs/encryption.md)
   [sqlite3]=libsqlite3-dev       # benchmark baseline and test oracle only
+  [libpq]=libpq-dev              # sync's PostgreSQL client (docs/sync.md)
 )
 
 # Benchmark-only peers: Debian package -> a shared library it installs.
@@ -40,6 +42,11 @@ for lib in "${!PROVIDERS[@]}"; do
   fi
 done
 
+# The PostgreSQL server the sync tests start (no pkg-config file: look for its initdb).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  missing+=(postgresql)
+fi
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all C libraries present (${!PROVIDERS[*]})"
   exit 0
@@ -59,4 +66,5 @@ fi
 for lib in "${!PROVIDERS[@]}"; do
   pkg-config --exists "$lib" || { echo "deps: $lib still missing after install" >&2; exit 1; }
 done
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "deps: postgresql (initdb) still missing after install" >&2; exit 1; }
 echo "deps: installed ${missing[*]}"

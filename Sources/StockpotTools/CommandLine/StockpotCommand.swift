@@ -10,7 +10,7 @@ public enum StockpotCommand {
 
     /// Every subcommand, in the order `stockpot --help` lists them.
     public static var subcommands: [any ParsableCommand.Type] {
-        [ExecCommand.self, ImportCommand.self, DumpCommand.self, RestoreCommand.self, QueryCommand.self, ShellCommand.self, StatsCommand.self, CompactCommand.self, VerifyCommand.self, SalvageCommand.self, EncryptCommand.self, DecryptCommand.self, RekeyCommand.self, DemoCommand.self]
+        [ExecCommand.self, ImportCommand.self, DumpCommand.self, RestoreCommand.self, QueryCommand.self, ShellCommand.self, StatsCommand.self, CompactCommand.self, SyncCommand.self, VerifyCommand.self, SalvageCommand.self, EncryptCommand.self, DecryptCommand.self, RekeyCommand.self, DemoCommand.self]
     }
 
     /// What a command line asks for, once parsed.

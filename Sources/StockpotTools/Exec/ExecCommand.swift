@@ -20,6 +20,8 @@ public struct ExecCommand: ParsableCommand {
     public var storeOptions: StoreOptions
     /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
     public var keyFile: String?
+    /// The PostgreSQL server of the sync operations, when given.
+    public var syncServer: String?
     /// Limits on request lines.
     public var jsonLimits: JSONLimits
     /// Budgets of requests besides the line limits.
@@ -44,6 +46,7 @@ public struct ExecCommand: ParsableCommand {
             .init("--max-document-bytes N", "The largest document, as compact JSON (default 16777216)."),
             .init("--max-soup-name-bytes N", "The longest soup name, in UTF-8 bytes (default 255)."),
             .init("--max-index-path-bytes N", "The longest index path, in UTF-8 bytes (default 1024)."),
+            .init("--sync-server URI", "The PostgreSQL server of the sync operations (syncDown, syncUp, reSync, cleanResyncGhosts; docs/sync.md): a libpq connection string or URI."),
             .init("--blob-threshold-bytes N", "Documents larger than this go to blob files (default 1048576)."),
             KeyFile.optionHelp,
         ],
@@ -94,6 +97,7 @@ public struct ExecCommand: ParsableCommand {
         options.blobThreshold =
             try arguments.takeInteger("--blob-threshold-bytes", in: byteRange) ?? options.blobThreshold
         keyFile = try KeyFile.takePath(&arguments)
+        syncServer = try arguments.takeOption("--sync-server")
         directory = try arguments.takePositional("STORE")
         storeOptions = options
         jsonLimits = limits
@@ -119,7 +123,7 @@ public struct ExecCommand: ParsableCommand {
             StandardStream.error.write("Error: cannot open the store at \(directory): \(Self.describe(error))\(hint)\n")
             return .failure
         }
-        serve(ExecSession(store: store, jsonLimits: jsonLimits, budgets: budgets))
+        serve(ExecSession(store: store, jsonLimits: jsonLimits, budgets: budgets, syncServer: syncServer))
         do {
             try store.close()
         } catch {

@@ -20,12 +20,15 @@ package struct ExecSession {
     var cursors = CursorTable()
     /// When the request being performed must stop (its `timeoutMs`), nil for no time budget.
     var deadline: ContinuousClock.Instant?
+    /// The server of the sync operations (`--sync-server`), nil when not given.
+    let syncServer: String?
 
     /// Creates a session over an open store.
-    package init(store: Store, jsonLimits: JSONLimits, budgets: ExecBudgets = ExecBudgets()) {
+    package init(store: Store, jsonLimits: JSONLimits, budgets: ExecBudgets = ExecBudgets(), syncServer: String? = nil) {
         self.store = store
         self.jsonLimits = jsonLimits
         self.budgets = budgets
+        self.syncServer = syncServer
     }
 
     /// The budget of a query run for the request being performed.
@@ -116,6 +119,11 @@ package struct ExecSession {
         case "getLastSeq": return try answer(.integer(Int64(bitPattern: store.lastSequence)))
         case "getChanges": return try answer(try getChanges(arguments))
         case "purgeTombstones": return try purgeTombstones(arguments)
+        case "syncDown": return try answer(try sync(.syncDown, arguments))
+        case "syncUp": return try answer(try sync(.syncUp, arguments))
+        case "reSync": return try answer(try sync(.reSync, arguments))
+        case "cleanResyncGhosts": return try answer(try sync(.cleanResyncGhosts, arguments))
+        case "getSyncStatus": return try answer(try syncStatus(arguments))
         default:
             throw StockpotError(.unknownOp, "The operation \"\(op)\" does not exist.")
         }

@@ -1,0 +1,87 @@
+// The local changes of a soup not yet on the server: candidates from the change feed since
+// the soup's up sequence and the entries awaiting a conflict's resolution, kept when their
+// content differs from their sync state (docs/sync.md, "What counts as unsynced").
+
+import Stockpot
+import StockpotJSON
+
+/// Finds a soup's local entries and unsynced changes; reads only the store.
+struct LocalChangeReader {
+    let soup: String
+    /// The soup's global key path.
+    let keyPath: String
+
+    /// One local change to send: the entry's content now (nil: deleted) and its base version.
+    struct LocalChange {
+        var key: String
+        var baseVersion: Int64
+        var document: JSONValue?
+        var bytes: [UInt8]
+        var contentHash: Int64
+        var state: EntryState?
+    }
+
+    /// The local changes not yet on the server, and the feed sequence they were read up to.
+    func localChanges(_ view: StoreView) throws(StockpotError) -> (changes: [LocalChange], through: UInt64) {
+        let cursor = try SyncStateStore.cursor(view, soup: soup)
+        var candidates = Set<String>()
+        var since = cursor.upSequence
+        var fullScan = false
+        do {
+            while true {
+                let page = try view.changes(since: since, soups: [soup], limit: 2_000)
+                for change in page.changes {
+                    switch change.operation {
+                    case .upsert: if let document = change.document, let key = key(of: document) { candidates.insert(key) }
+                    case .delete: if let key = change.key?.stringValue { candidates.insert(key) }
+                    case .clear, .removeSoup: fullScan = true
+                    }
+                }
+                since = page.lastSequence
+                if !page.hasMore { break }
+            }
+        } catch where error.code == .changesExpired {
+            fullScan = true  // tombstones purged or a restored store: look at every entry
+            since = view.lastSequence
+        }
+        for state in try SyncStateStore.pendingStates(view, soup: soup) { candidates.insert(state.key) }
+        if fullScan {
+            for state in try SyncStateStore.allEntryStates(view, soup: soup) { candidates.insert(state.key) }
+            var page = 0
+            while true {
+                let rows = try view.query(.all(pageSize: 2_000), in: soup, page: page).rows
+                for row in rows { if let key = key(of: row) { candidates.insert(key) } }
+                if rows.count < 2_000 { break }
+                page += 1
+            }
+        }
+        let states = try SyncStateStore.entryStates(view, soup: soup, keys: candidates)
+        var changes: [LocalChange] = []
+        for key in candidates.sorted() {
+            let local = try localEntry(view, key: key)
+            let state = states[key]
+            guard SyncRun.isDirty(local: local, state: state) else { continue }
+            let document = local.map(DocumentContent.stripped)
+            let bytes = document.map(DocumentContent.bytes) ?? []
+            changes.append(
+                LocalChange(
+                    key: key, baseVersion: state?.baseVersion ?? 0, document: document, bytes: bytes,
+                    contentHash: document.map(DocumentContent.hash) ?? 0, state: state))
+        }
+        return (changes, since)
+    }
+
+    /// The local entry with global key `key`, system fields included.
+    func localEntry(_ reader: some EntryQuerying, key: String) throws(StockpotError) -> JSONValue? {
+        var spec = QuerySpec(queryType: .exact)
+        spec.indexPath = keyPath
+        spec.matchKey = .string(key)
+        spec.pageSize = 1
+        return try reader.query(spec, in: soup, page: 0).rows.first
+    }
+
+    /// The global key of a local document, when it has a string there.
+    func key(of document: JSONValue) -> String? {
+        document.project(JSONPath(keyPath))?.stringValue
+    }
+}

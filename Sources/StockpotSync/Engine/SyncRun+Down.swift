@@ -1,0 +1,134 @@
+// Sync down (docs/sync.md, "Sync down"): in one REPEATABLE READ snapshot, the rows written by
+// transactions at or above the watermark, applied by key in batches, idempotently by
+// (key, version); the new watermark is the snapshot's xmin, so a transaction still running
+// at the snapshot (a late commit with a lower version) is read again next time.
+
+import Stockpot
+import StockpotJSON
+
+extension SyncRun {
+    /// One server row as sync down reads it.
+    struct ServerRow {
+        var key: String
+        var version: Int64
+        var deleted: Bool
+        var document: [UInt8]
+    }
+
+    /// Applies the server's changes since the watermark (all, `fromScratch`), then cleans
+    /// ghosts when tombstones the watermark had not reached were purged.
+    func syncDown(fromScratch: Bool) throws(SyncError) {
+        var cursor = try read { view throws(StockpotError) in try SyncStateStore.cursor(view, soup: soup) }
+        if fromScratch || cursor.filter != options.filter {
+            cursor.watermark = 0
+            cursor.filter = options.filter
+        }
+        let ghostsPossible = cursor.watermark != 0 && cursor.watermark <= table.purgedThrough
+        var condition = "txid >= $1::xid8"
+        var parameters: [[UInt8]?] = [Array(String(cursor.watermark).utf8)]
+        if let filter = options.filter {
+            condition += " AND (deleted OR doc @> $2::jsonb)"
+            parameters.append(JSONWriter.write(filter))
+        }
+        let newWatermark: UInt64
+        do throws(SyncError) {
+            // The snapshot is taken by the first statement after BEGIN: its xmin is below every
+            // transaction it cannot see.
+            let snapshot = try execute(
+                "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT pg_snapshot_xmin(pg_current_snapshot())::text")
+            guard let text = snapshot.string(0, 0), let xmin = UInt64(text) else {
+                throw SyncError(.serverError, "The server's snapshot has no xmin.", soup: soup)
+            }
+            newWatermark = xmin
+            let total = Int(try execute("SELECT count(*) FROM \(table.qualifiedName) WHERE \(condition)", parameters).integer(0, 0) ?? 0)
+            try execute(
+                "DECLARE stockpot_down NO SCROLL CURSOR FOR SELECT key, version, deleted, doc::text FROM \(table.qualifiedName) WHERE \(condition)",
+                parameters)
+            report(.down, done: 0, total: total)
+            var done = 0
+            while true {
+                try checkCancelled()
+                let result = try execute("FETCH \(options.batchSize) FROM stockpot_down")
+                guard result.rowCount > 0 else { break }
+                var rows: [ServerRow] = []
+                rows.reserveCapacity(result.rowCount)
+                for index in 0..<result.rowCount {
+                    rows.append(
+                        ServerRow(
+                            key: result.string(index, 0) ?? "", version: result.integer(index, 1) ?? 0,
+                            deleted: result.bool(index, 2) ?? false, document: result.bytes(index, 3)))
+                }
+                try applyDown(rows)
+                done += rows.count
+                report(.down, done: done, total: max(total, done))
+            }
+            try execute("COMMIT")
+        } catch {
+            rollBack()
+            throw error
+        }
+        cursor.watermark = newWatermark
+        cursor.lastDownAt = Self.now()
+        let saved = cursor
+        try write { transaction throws(StockpotError) in
+            try SyncStateStore.write(transaction, soup: soup, states: [], cursor: saved)
+        }
+        if ghostsPossible { try cleanGhosts() }
+    }
+
+    /// Applies one batch of server rows in one store transaction, with their entry states.
+    func applyDown(_ rows: [ServerRow]) throws(SyncError) {
+        var parsed: [JSONValue?] = []
+        parsed.reserveCapacity(rows.count)
+        for row in rows where !row.deleted {
+            do {
+                parsed.append(try JSONReader.parse(row.document))
+            } catch {
+                throw SyncError(.schemaMismatch, "The server row of key \(row.key) holds no JSON document: \(error).", soup: soup)
+            }
+        }
+        var outcome = summary
+        try write { transaction throws(StockpotError) in
+            let states = try SyncStateStore.entryStates(transaction, soup: soup, keys: rows.map(\.key))
+            var upserts: [JSONValue] = []
+            var deletions: [Int64] = []
+            var newStates: [EntryState] = []
+            var documents = parsed.makeIterator()
+            let checksLocal = options.mergeMode == .leaveIfChanged
+            for row in rows {
+                let document = row.deleted ? nil : documents.next() ?? nil
+                outcome.considered += 1
+                let state = states[row.key]
+                if let state, state.baseVersion >= row.version {
+                    outcome.unchanged += 1
+                    continue
+                }
+                // The local entry is needed to judge it (leaveIfChanged) and to delete it.
+                let local = checksLocal || row.deleted ? try localEntry(transaction, key: row.key) : nil
+                if checksLocal, Self.isDirty(local: local, state: state) {
+                    outcome.skipped += 1
+                    continue
+                }
+                if row.deleted {
+                    if let id = local?.objectValue?["_soupEntryId"]?.integerValue {
+                        deletions.append(id)
+                        outcome.deleted += 1
+                    } else {
+                        outcome.unchanged += 1
+                    }
+                    newStates.append(EntryState(key: row.key, baseVersion: row.version, contentHash: 0, deleted: true))
+                } else if let document {
+                    let stripped = DocumentContent.stripped(document)
+                    upserts.append(stripped)
+                    newStates.append(
+                        EntryState(key: row.key, baseVersion: row.version, contentHash: DocumentContent.hash(stripped), deleted: false))
+                    outcome.applied += 1
+                }
+            }
+            if !deletions.isEmpty { try transaction.delete(deletions, from: soup) }
+            if !upserts.isEmpty { _ = try transaction.upsert(upserts, into: soup, externalIdPath: keyPath) }
+            try SyncStateStore.write(transaction, soup: soup, states: newStates)
+        }
+        summary = outcome
+    }
+}

@@ -1,0 +1,228 @@
+// Sync up (docs/sync.md, "Sync up"): the local changes not yet on the server (from the change
+// feed since the soup's up sequence, plus entries awaiting a conflict's resolution), sent in
+// batches with the server version each was based on; conflicts resolved by the policy.
+
+import Stockpot
+import StockpotJSON
+
+extension SyncRun {
+    /// What the server round of a batch decided for one change.
+    enum UpOutcome {
+        /// Written on the server at `version`; the local entry takes `document` when it is
+        /// not the one sent (a merge), nil meaning deleted.
+        case written(version: Int64, document: JSONValue?, resolved: Bool)
+        /// The server already holds this content at `version` (an earlier run sent it, or
+        /// another device made the same change).
+        case alreadyThere(version: Int64)
+        /// The server's version stays and the local entry takes it (nil: a tombstone).
+        case takeServer(version: Int64, document: JSONValue?)
+        /// Left unsynced: a conflict under `fail`, or a row another device created meanwhile.
+        case pending
+        /// A delete of an entry the server never had: nothing to send.
+        case neverOnServer
+    }
+
+    /// Sends every local change not yet on the server, a batch per server transaction.
+    func syncUp() throws(SyncError) {
+        let (changes, through) = try read { view throws(StockpotError) in try LocalChangeReader(soup: soup, keyPath: keyPath).localChanges(view) }
+        let device = try write { transaction throws(StockpotError) in try SyncStateStore.deviceID(transaction) }
+        report(.up, done: 0, total: changes.count)
+        var done = 0
+        var start = 0
+        while start < changes.count {
+            try checkCancelled()
+            let batch = Array(changes[start..<min(start + options.batchSize, changes.count)])
+            let outcomes = try sendBatch(batch, device: device)
+            try applyUp(batch, outcomes)
+            start += batch.count
+            done += batch.count
+            report(.up, done: done, total: changes.count)
+        }
+        try write { transaction throws(StockpotError) in
+            var cursor = try SyncStateStore.cursor(transaction, soup: soup)
+            cursor.upSequence = max(cursor.upSequence, through)
+            cursor.lastUpAt = Self.now()
+            try SyncStateStore.write(transaction, soup: soup, states: [], cursor: cursor)
+        }
+    }
+
+    /// One server transaction: lock the batch's rows, decide each change, write the accepted.
+    func sendBatch(_ batch: [LocalChangeReader.LocalChange], device: String) throws(SyncError) -> [UpOutcome] {
+        var outcomes = [UpOutcome](repeating: .pending, count: batch.count)
+        do throws(SyncError) {
+            try execute("BEGIN")
+            // Rows are locked until COMMIT, so what is decided below holds when it is written;
+            // the document comes back only where the version moved (a conflict to judge).
+            let found = try execute(
+                """
+                SELECT t.key, t.version, t.deleted, CASE WHEN t.version = x.base THEN NULL ELSE t.doc::text END
+                FROM \(table.qualifiedName) AS t JOIN unnest($1::text[], $2::bigint[]) AS x(key, base) USING (key)
+                FOR UPDATE OF t
+                """,
+                [SQLText.array(batch.map(\.key)), SQLText.array(batch.map { Optional($0.baseVersion) })])
+            var server: [String: (version: Int64, deleted: Bool, document: JSONValue?)] = [:]
+            for row in 0..<found.rowCount {
+                guard let key = found.string(row, 0), let version = found.integer(row, 1) else { continue }
+                let text = found.isNull(row, 3) ? nil : found.bytes(row, 3)
+                let document: JSONValue?
+                do {
+                    document = try text.map { bytes throws(JSONError) in try JSONReader.parse(bytes) }
+                } catch {
+                    throw SyncError(.schemaMismatch, "The server row of key \(key) holds no JSON document: \(error).", soup: soup)
+                }
+                server[key] = (version, found.bool(row, 2) ?? false, document)
+            }
+            // What to write: key, document (nil: tombstone), the version it must still have.
+            var writes: [(position: Int, document: JSONValue?, bytes: [UInt8]?, expected: Int64?, resolved: Bool)] = []
+            for (position, change) in batch.enumerated() {
+                guard let row = server[change.key] else {
+                    if change.document == nil {
+                        outcomes[position] = .neverOnServer
+                    } else {
+                        writes.append((position, change.document, change.bytes, nil, false))
+                    }
+                    continue
+                }
+                if row.version == change.baseVersion {
+                    if change.document == nil, row.deleted {
+                        outcomes[position] = .alreadyThere(version: row.version)
+                    } else {
+                        writes.append((position, change.document, change.document == nil ? nil : change.bytes, row.version, false))
+                    }
+                    continue
+                }
+                let serverDocument = row.deleted ? nil : row.document
+                if Self.sameContent(change.document, serverDocument) {
+                    outcomes[position] = .alreadyThere(version: row.version)
+                    continue
+                }
+                let conflict = SyncConflict(
+                    soup: soup, key: change.key, local: change.document, server: serverDocument,
+                    baseVersion: change.baseVersion, serverVersion: row.version)
+                summary.conflicts.append(conflict)
+                switch options.conflictPolicy {
+                case .serverWins:
+                    outcomes[position] = .takeServer(version: row.version, document: serverDocument)
+                case .clientWins:
+                    writes.append((position, change.document, change.document == nil ? nil : change.bytes, row.version, false))
+                case .fail:
+                    outcomes[position] = .pending
+                    summary.unresolved += 1
+                case .merge(let resolve):
+                    switch resolve(conflict) {
+                    case .server: outcomes[position] = .takeServer(version: row.version, document: serverDocument)
+                    case .delete: writes.append((position, nil, nil, row.version, true))
+                    case .document(let merged):
+                        let stripped = DocumentContent.stripped(merged)
+                        writes.append((position, stripped, DocumentContent.bytes(stripped), row.version, true))
+                    }
+                }
+            }
+            if !writes.isEmpty {
+                let result = try execute(
+                    """
+                    WITH x AS (SELECT * FROM unnest($1::text[], $2::jsonb[], $3::boolean[], $4::bigint[]) AS x(key, doc, deleted, expected)),
+                    updated AS (
+                        UPDATE \(table.qualifiedName) AS t SET doc = x.doc, deleted = x.deleted, device = $5
+                        FROM x WHERE x.expected IS NOT NULL AND t.key = x.key AND t.version = x.expected
+                        RETURNING t.key, t.version),
+                    inserted AS (
+                        INSERT INTO \(table.qualifiedName) (key, doc, deleted, device)
+                        SELECT key, doc, deleted, $5 FROM x WHERE x.expected IS NULL
+                        ON CONFLICT (key) DO NOTHING
+                        RETURNING key, version)
+                    SELECT key, version FROM updated UNION ALL SELECT key, version FROM inserted
+                    """,
+                    [
+                        SQLText.array(writes.map { batch[$0.position].key }),
+                        SQLText.array(writes.map(\.bytes)),
+                        SQLText.array(writes.map { $0.document == nil }),
+                        SQLText.array(writes.map(\.expected)),
+                        Array(device.utf8),
+                    ])
+                var versions: [String: Int64] = [:]
+                for row in 0..<result.rowCount {
+                    if let key = result.string(row, 0), let version = result.integer(row, 1) { versions[key] = version }
+                }
+                for write in writes {
+                    if let version = versions[batch[write.position].key] {
+                        outcomes[write.position] = .written(version: version, document: write.document, resolved: write.resolved)
+                    } else {
+                        outcomes[write.position] = .pending  // another device created the row meanwhile
+                        summary.unresolved += 1
+                    }
+                }
+            }
+            try execute("COMMIT")
+        } catch {
+            rollBack()
+            throw error
+        }
+        return outcomes
+    }
+
+    /// Records a batch's outcomes in the store, in one transaction: base versions and hashes,
+    /// and the documents the local entries take (server wins, merges). A local entry changed
+    /// since it was read keeps its new content (it stays unsynced, based on the new version).
+    func applyUp(_ batch: [LocalChangeReader.LocalChange], _ outcomes: [UpOutcome]) throws(SyncError) {
+        var outcome = summary
+        try write { transaction throws(StockpotError) in
+            var states: [EntryState] = []
+            var upserts: [JSONValue] = []
+            var deletions: [Int64] = []
+            for (change, result) in zip(batch, outcomes) {
+                outcome.considered += 1
+                let local = try localEntry(transaction, key: change.key)
+                let current = local.map(DocumentContent.stripped)
+                let unchanged = current.map { DocumentContent.hash($0) == change.contentHash && change.document != nil }
+                    ?? (change.document == nil)
+                func take(_ document: JSONValue?) {
+                    guard unchanged else { return }
+                    if let document {
+                        upserts.append(document)
+                    } else if let id = local?.objectValue?["_soupEntryId"]?.integerValue {
+                        deletions.append(id)
+                    }
+                }
+                switch result {
+                case .written(let version, let document, let resolved):
+                    if resolved { take(document) }
+                    states.append(Self.state(change.key, version, document))
+                    if document == nil { outcome.deleted += 1 } else { outcome.applied += 1 }
+                case .alreadyThere(let version):
+                    states.append(Self.state(change.key, version, change.document))
+                    outcome.unchanged += 1
+                case .takeServer(let version, let document):
+                    take(document)
+                    states.append(Self.state(change.key, version, document))
+                case .pending:
+                    var state = change.state ?? EntryState(key: change.key, baseVersion: 0, contentHash: 0, deleted: false)
+                    state.pending = true
+                    states.append(state)
+                case .neverOnServer:
+                    states.append(EntryState(key: change.key, baseVersion: change.baseVersion, contentHash: 0, deleted: true))
+                }
+            }
+            if !deletions.isEmpty { try transaction.delete(deletions, from: soup) }
+            if !upserts.isEmpty { _ = try transaction.upsert(upserts, into: soup, externalIdPath: keyPath) }
+            try SyncStateStore.write(transaction, soup: soup, states: states)
+        }
+        summary = outcome
+    }
+
+    /// The state of an entry in step with a server version holding `document` (nil: tombstone).
+    static func state(_ key: String, _ version: Int64, _ document: JSONValue?) -> EntryState {
+        EntryState(
+            key: key, baseVersion: version,
+            contentHash: document.map { DocumentContent.hash($0) } ?? 0, deleted: document == nil)
+    }
+
+    /// Whether a local and a server version hold the same content (both deleted counts).
+    static func sameContent(_ local: JSONValue?, _ server: JSONValue?) -> Bool {
+        switch (local, server) {
+        case (nil, nil): return true
+        case (let a?, let b?): return DocumentContent.same(a, b)
+        default: return false
+        }
+    }
+}
