@@ -46,7 +46,11 @@ package enum StoreConversion {
         sourceOptions.encryption = from
         sourceOptions.backgroundCompaction = false
         sourceOptions.warmMappings = false
-        // Read-only: nothing of the old store changes; its lock is held all the same.
+        // The lock first, held to the end: a read-only open takes none, and no writer may
+        // go on in a store about to be swapped away. Read-only: nothing of the old store
+        // changes.
+        let lock = try fileSystem.lockDirectory(target)
+        defer { lock.release() }
         let source = try StorageEngine.open(directory: target, options: sourceOptions)
         var report = Report()
         // Once a leftover is gone the staging directory is this conversion's: the copy being

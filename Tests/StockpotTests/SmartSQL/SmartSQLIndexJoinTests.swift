@@ -166,8 +166,15 @@ import StockpotTestSupport
                     return true
                 }
                 #expect(rows == general, "key \(key)")
-                // The two statements really took different paths.
-                #expect(try store.view().smartSQLRoute(sql, arguments: [key]) == .indexJoin, "key \(key)")
+                // The two statements really take different paths. The join answers once the
+                // columns are cached, and other tests running meanwhile share the column
+                // cache (and may evict them): cache them again before each try.
+                var joined = false
+                for _ in 0..<8 where !joined {
+                    try Self.cacheColumns(store)
+                    joined = try store.view().smartSQLRoute(sql, arguments: [key]) == .indexJoin
+                }
+                #expect(joined, "key \(key): the index join never answered")
                 let generalSQL = sql.replacingOccurrences(of: "{o:k} = ?", with: "{o:k} = ? AND 1")
                 #expect(try store.view().smartSQLRoute(generalSQL, arguments: [key]) == .executor, "key \(key)")
             }
