@@ -124,6 +124,16 @@ extension Store {
         try view().count(spec, in: soup)
     }
 
+    /// One page of a typed query's results (see ``StoreView/query(_:in:page:)-(Query,_,_)``).
+    public func query(_ query: Query, in soup: String, page: Int = 0) throws(StockpotError) -> QueryPage {
+        try view().query(query, in: soup, page: page)
+    }
+
+    /// The number of results of a typed query.
+    public func count(_ query: Query, in soup: String) throws(StockpotError) -> Int {
+        try view().count(query, in: soup)
+    }
+
     /// Deletes the first page of a query's results, as SmartStore's delete by query does.
     ///
     /// - Throws: `soup_not_found`, `invalid_query`.

@@ -97,6 +97,16 @@ public struct StoreView: Sendable {
         try runner.count(of: spec, in: soup)
     }
 
+    /// One page of a typed query's results; the same as ``query(_:in:page:)`` with its spec.
+    public func query(_ query: Query, in soup: String, page: Int = 0) throws(StockpotError) -> QueryPage {
+        try runner.page(query.spec, in: soup, index: max(page, 0))
+    }
+
+    /// The number of results of a typed query.
+    public func count(_ query: Query, in soup: String) throws(StockpotError) -> Int {
+        try runner.count(of: query.spec, in: soup)
+    }
+
     /// The entry at 1-based `position` of a soup ordered by an indexed path (or by
     /// `_soupEntryId`), for table views; nil past either end.
     ///

@@ -23,6 +23,16 @@ extension WriteTransaction {
         try runner.count(of: spec, in: soup)
     }
 
+    /// One page of a typed query's results, as this transaction sees the soup.
+    public func query(_ query: Query, in soup: String, page: Int = 0) throws(StockpotError) -> QueryPage {
+        try runner.page(query.spec, in: soup, index: max(page, 0))
+    }
+
+    /// The number of results of a typed query, as this transaction sees the soup.
+    public func count(_ query: Query, in soup: String) throws(StockpotError) -> Int {
+        try runner.count(of: query.spec, in: soup)
+    }
+
     /// The number of entries in a soup, as this transaction sees it.
     ///
     /// - Throws: `soup_not_found`.
