@@ -79,6 +79,9 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
         /// An index spec names a kind (``IndexSpec/kind``) that this process has not
         /// registered with `IndexKinds.register` (docs/indexes.md).
         public static let unknownIndexKind = Code(rawValue: "unknown_index_kind")
+        /// The async call's task was cancelled: a write before it started (nothing written),
+        /// a Smart SQL statement at the next row it visited.
+        public static let cancelled = Code(rawValue: "cancelled")
     }
 
     /// Why the operation failed.

@@ -1,8 +1,11 @@
 // The async form of every store call: the synchronous call run on a Dispatch worker, so that
-// an actor or a task never blocks its executor on file I/O or an fsync.
+// an actor or a task never blocks its executor on file I/O or an fsync. Reads run at once, side
+// by side; writes queue on the store's one async writer queue (waiting writes hold no thread),
+// and a write whose task is cancelled before its turn is abandoned.
 
 import Dispatch
 import StockpotJSON
+import Synchronization
 
 extension Store {
     /// Runs `work` on a global Dispatch queue and returns its result.
@@ -13,6 +16,30 @@ extension Store {
             DispatchQueue.global().async {
                 continuation.resume(returning: Result { () throws(StockpotError) -> R in try work() })
             }
+        }
+        return try result.get()
+    }
+
+    /// Runs the write `work` on ``asyncWrites``, after the async writes queued before it. When
+    /// the caller's task is cancelled before the write starts, the write is abandoned:
+    /// nothing is written and the call fails with `cancelled`. A write that has started runs
+    /// to its end (a transaction is all or nothing).
+    func offloadWrite<R: Sendable>(
+        _ work: @escaping @Sendable () throws(StockpotError) -> R
+    ) async throws(StockpotError) -> R {
+        let turn = WriteTurn()
+        let result: Result<R, StockpotError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                asyncWrites.async {
+                    guard turn.start() else {
+                        continuation.resume(returning: .failure(WriteTurn.abandoned))
+                        return
+                    }
+                    continuation.resume(returning: Result { () throws(StockpotError) -> R in try work() })
+                }
+            }
+        } onCancel: {
+            turn.abandon()
         }
         return try result.get()
     }
@@ -34,19 +61,29 @@ extension Store {
         try await offload { () throws(StockpotError) in try self.close() }
     }
 
-    /// ``write(_:)``, off the caller's executor.
+    /// ``write(_:)``, off the caller's executor, after the async writes queued before it; a
+    /// task cancelled before its turn writes nothing and fails with `cancelled`.
     public func write<R: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> R) async throws -> R {
-        let result: Result<R, any Error> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { try self.write(body) })
+        let turn = WriteTurn()
+        let result: Result<R, any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                asyncWrites.async {
+                    guard turn.start() else {
+                        continuation.resume(returning: .failure(WriteTurn.abandoned))
+                        return
+                    }
+                    continuation.resume(returning: Result { try self.write(body) })
+                }
             }
+        } onCancel: {
+            turn.abandon()
         }
         return try result.get()
     }
 
     /// ``registerSoup(_:indexSpecs:)``, off the caller's executor.
     public func registerSoup(_ name: String, indexSpecs: [IndexSpec]) async throws(StockpotError) {
-        try await offload { () throws(StockpotError) in try self.registerSoup(name, indexSpecs: indexSpecs) }
+        try await offloadWrite { () throws(StockpotError) in try self.registerSoup(name, indexSpecs: indexSpecs) }
     }
 
     /// ``soupExists(_:)``; answered from memory.
@@ -66,24 +103,24 @@ extension Store {
 
     /// ``alterSoup(_:indexSpecs:reIndexData:)``, off the caller's executor.
     public func alterSoup(_ name: String, indexSpecs: [IndexSpec], reIndexData: Bool = true) async throws(StockpotError) {
-        try await offload { () throws(StockpotError) in
+        try await offloadWrite { () throws(StockpotError) in
             try self.alterSoup(name, indexSpecs: indexSpecs, reIndexData: reIndexData)
         }
     }
 
     /// ``reIndexSoup(_:paths:)``, off the caller's executor.
     public func reIndexSoup(_ name: String, paths: [String]) async throws(StockpotError) {
-        try await offload { () throws(StockpotError) in try self.reIndexSoup(name, paths: paths) }
+        try await offloadWrite { () throws(StockpotError) in try self.reIndexSoup(name, paths: paths) }
     }
 
     /// ``clearSoup(_:)``, off the caller's executor.
     public func clearSoup(_ name: String) async throws(StockpotError) {
-        try await offload { () throws(StockpotError) in try self.clearSoup(name) }
+        try await offloadWrite { () throws(StockpotError) in try self.clearSoup(name) }
     }
 
     /// ``removeSoup(_:)``, off the caller's executor.
     public func removeSoup(_ name: String) async throws(StockpotError) {
-        try await offload { () throws(StockpotError) in try self.removeSoup(name) }
+        try await offloadWrite { () throws(StockpotError) in try self.removeSoup(name) }
     }
 
     /// ``upsert(_:into:externalIdPath:)``, off the caller's executor.
@@ -91,7 +128,7 @@ extension Store {
     public func upsert(
         _ entries: [JSONValue], into soup: String, externalIdPath: String? = nil
     ) async throws(StockpotError) -> [JSONValue] {
-        try await offload { () throws(StockpotError) in
+        try await offloadWrite { () throws(StockpotError) in
             try self.upsert(entries, into: soup, externalIdPath: externalIdPath)
         }
     }
@@ -101,7 +138,7 @@ extension Store {
     public func upsert(
         json documents: [[UInt8]], into soup: String, externalIdPath: String? = nil
     ) async throws(StockpotError) -> [[UInt8]] {
-        try await offload { () throws(StockpotError) in
+        try await offloadWrite { () throws(StockpotError) in
             try self.upsert(json: documents, into: soup, externalIdPath: externalIdPath)
         }
     }
@@ -118,7 +155,7 @@ extension Store {
 
     /// ``delete(_:from:)``, off the caller's executor.
     public func delete(_ ids: [Int64], from soup: String) async throws(StockpotError) {
-        try await offload { () throws(StockpotError) in try self.delete(ids, from: soup) }
+        try await offloadWrite { () throws(StockpotError) in try self.delete(ids, from: soup) }
     }
 
     /// ``query(_:in:page:)``, off the caller's executor. A deferred `totalEntries` (see
@@ -139,7 +176,7 @@ extension Store {
 
     /// ``deleteFirstPage(of:in:)``, off the caller's executor.
     public func deleteFirstPage(of spec: QuerySpec, in soup: String) async throws(StockpotError) {
-        try await offload { () throws(StockpotError) in try self.deleteFirstPage(of: spec, in: soup) }
+        try await offloadWrite { () throws(StockpotError) in try self.deleteFirstPage(of: spec, in: soup) }
     }
 
     /// ``stats()``, off the caller's executor.
@@ -149,6 +186,32 @@ extension Store {
 
     /// ``compact()``, off the caller's executor.
     public func compact() async throws(StockpotError) -> StoreStats {
-        try await offload { () throws(StockpotError) in try self.compact() }
+        try await offloadWrite { () throws(StockpotError) in try self.compact() }
+    }
+}
+
+/// One async write's place in the queue: waiting, started, or abandoned by its cancelled task.
+/// Thread-safe.
+final class WriteTurn: Sendable {
+    private enum State { case waiting, started, abandoned }
+    private let state = Mutex(State.waiting)
+
+    /// The error of a write abandoned before it started.
+    static let abandoned = StockpotError(.cancelled, "The write was cancelled before it started; nothing was written.")
+
+    /// Starts the write unless it was abandoned; false when it was.
+    func start() -> Bool {
+        state.withLock { state in
+            guard state == .waiting else { return false }
+            state = .started
+            return true
+        }
+    }
+
+    /// Abandons the write if it has not started.
+    func abandon() {
+        state.withLock { state in
+            if state == .waiting { state = .abandoned }
+        }
     }
 }

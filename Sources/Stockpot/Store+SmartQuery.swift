@@ -1,5 +1,6 @@
 // Smart SQL on the store itself: each call runs on a fresh consistent view (StoreView+SmartQuery).
 
+import Dispatch
 import StockpotJSON
 import StockpotQuery
 
@@ -33,17 +34,44 @@ extension Store {
         try view().smartColumnNames(sql, arguments: arguments)
     }
 
-    /// ``smartQuery(_:arguments:page:pageSize:)``, off the caller's executor.
+    /// ``smartQuery(_:arguments:page:pageSize:)``, off the caller's executor. When the task
+    /// is cancelled, the statement stops at the next row it visits with `cancelled`.
     public func smartQuery(
-        _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int
+        _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int, budget: QueryBudget = .default
     ) async throws(StockpotError) -> QueryPage {
-        try await offload { () throws(StockpotError) in
-            try self.smartQuery(sql, arguments: arguments, page: page, pageSize: pageSize)
+        try await offloadCancellable(budget) { (budget) throws(StockpotError) in
+            try self.view().smartQuery(sql, arguments: arguments, page: page, pageSize: pageSize, budget: budget)
         }
     }
 
-    /// ``smartCount(_:arguments:)``, off the caller's executor.
-    public func smartCount(_ sql: String, arguments: [JSONValue] = []) async throws(StockpotError) -> Int {
-        try await offload { () throws(StockpotError) in try self.smartCount(sql, arguments: arguments) }
+    /// ``smartCount(_:arguments:)``, off the caller's executor; cancelled as
+    /// ``smartQuery(_:arguments:page:pageSize:budget:)`` is.
+    public func smartCount(
+        _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default
+    ) async throws(StockpotError) -> Int {
+        try await offloadCancellable(budget) { (budget) throws(StockpotError) in
+            try self.view().smartCount(sql, arguments: arguments, budget: budget)
+        }
+    }
+
+    /// Runs `work` off the caller's executor with `budget` given a cancellation that the
+    /// task's cancellation sets.
+    private func offloadCancellable<R: Sendable>(
+        _ budget: QueryBudget, _ work: @escaping @Sendable (QueryBudget) throws(StockpotError) -> R
+    ) async throws(StockpotError) -> R {
+        let cancellation = SQLCancellation()
+        var budget = budget
+        budget.cancellation = cancellation
+        let cancellable = budget
+        let result: Result<R, StockpotError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: Result { () throws(StockpotError) -> R in try work(cancellable) })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+        return try result.get()
     }
 }

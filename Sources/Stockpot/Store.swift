@@ -4,6 +4,7 @@
 
 import Foundation
 import StockpotStorage
+import Dispatch
 import Synchronization
 
 /// An open store: named soups of JSON documents with their indexes.
@@ -26,6 +27,9 @@ public final class Store: Sendable {
     let committed = CommittedTransactions()
     /// The observers woken by commits (Observation/ObserverRegistry.swift).
     let observers = ObserverRegistry()
+    /// Where the async writes wait their turn, one at a time (Store+Async.swift): queued
+    /// closures, not threads parked on the writer lock.
+    let asyncWrites = DispatchQueue(label: "Stockpot.asyncWrites")
 
     private init(directory: String, options: StoreOptions, engine: StorageEngine, state: StoreState) {
         self.directory = directory

@@ -17,6 +17,8 @@ package struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case corruption
         /// The run went past its time or memory budget (``SQLBudget``).
         case resourceLimit = "resource_limit"
+        /// The run's ``SQLCancellation`` was cancelled (its task was).
+        case cancelled
         /// The file system failed while reading.
         case ioError = "io_error"
         /// A bug.

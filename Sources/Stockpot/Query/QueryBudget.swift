@@ -31,9 +31,12 @@ public struct QueryBudget: Sendable, Hashable {
         deadline.map { ContinuousClock.now >= $0 } ?? false
     }
 
+    /// Set by the async calls: cancelled when their task is.
+    var cancellation: SQLCancellation?
+
     /// The engine's form.
     var sqlBudget: SQLBudget {
-        SQLBudget(deadline: deadline, memoryBytes: memoryBytes)
+        SQLBudget(deadline: deadline, memoryBytes: memoryBytes, cancellation: cancellation)
     }
 
     /// The `resource_limit` error for a run past its deadline.

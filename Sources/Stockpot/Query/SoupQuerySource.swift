@@ -82,6 +82,7 @@ extension StockpotError {
         case .corruption: self.init(.corruption, error.message)
         case .ioError: self.init(.ioError, error.message)
         case .resourceLimit: self.init(.resourceLimit, error.message)
+        case .cancelled: self.init(.cancelled, error.message)
         case .internal: self.init(.internal, error.message)
         }
     }

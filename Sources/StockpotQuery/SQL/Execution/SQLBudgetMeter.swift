@@ -17,14 +17,19 @@ final class SQLBudgetMeter {
     }
 
     /// Counts one unit of work (a row visited); every ``ticksPerClockRead`` units, checks the
-    /// deadline.
+    /// deadline; every unit, the cancellation.
     ///
-    /// - Throws: `resource_limit` when the deadline has passed.
+    /// - Throws: `resource_limit` when the deadline has passed; `cancelled` when the run was
+    ///   cancelled.
     @inline(__always)
     func tick() throws(QueryError) {
         ticks &+= 1
         if ticks & (Self.ticksPerClockRead - 1) == 0 { try checkDeadline() }
+        if let cancellation = budget.cancellation, cancellation.isCancelled { throw Self.cancelled }
     }
+
+    /// The error of a cancelled run.
+    static let cancelled = QueryError(.cancelled, "The statement was cancelled; nothing was changed.")
 
     /// Checks the deadline now.
     ///

@@ -1,0 +1,83 @@
+// The async calls: writes queue one at a time and all land; a write whose task is cancelled
+// before its turn writes nothing and fails with `cancelled`; a long Smart SQL statement whose
+// task is cancelled stops with `cancelled` instead of running to its end.
+
+import Dispatch
+import Foundation
+import Stockpot
+import Synchronization
+import StockpotTestSupport
+import Testing
+
+@Suite struct AsyncStoreTests {
+    static let specs = [IndexSpec(path: "k", type: .integer)]
+
+    @Test func concurrentAsyncWritesAllLand() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await Store.open(directory: directory.path, options: fastOptions())
+        try await store.registerSoup("s", indexSpecs: Self.specs)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for k in 0..<64 {
+                group.addTask { try await store.upsert([["k": .integer(Int64(k))]], into: "s") }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.count(QuerySpec.all(), in: "s") == 64)
+        try await store.close()
+    }
+
+    @Test func aWriteCancelledBeforeItsTurnWritesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await Store.open(directory: directory.path, options: fastOptions())
+        try await store.registerSoup("s", indexSpecs: Self.specs)
+        // An async write that holds the queue until released, and says when it has started.
+        let started = Atomic<Bool>(false)
+        let release = DispatchSemaphore(value: 0)
+        let holding = Task {
+            try await store.write { transaction in
+                started.store(true, ordering: .relaxed)
+                release.wait()
+                try transaction.upsert([["k": 1]], into: "s")
+            }
+        }
+        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        // Queued behind it, then cancelled before its turn.
+        let queued = Task { try await store.upsert([["k": 2]], into: "s") }
+        try await Task.sleep(for: .milliseconds(50))
+        queued.cancel()
+        release.signal()
+        _ = try await holding.value
+        do {
+            _ = try await queued.value
+            Issue.record("the cancelled write ran")
+        } catch let error as StockpotError {
+            #expect(error.code == .cancelled, "\(error)")
+        }
+        #expect(try store.view().count(of: "s") == 1, "only the first write landed")
+        // The queue goes on: a later write lands.
+        try await store.upsert([["k": 3]], into: "s")
+        #expect(try store.view().count(of: "s") == 2)
+        try await store.close()
+    }
+
+    @Test func aCancelledSmartSQLStatementStops() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await Store.open(directory: directory.path, options: fastOptions())
+        for soup in ["a", "b", "c"] {
+            try await store.registerSoup(soup, indexSpecs: Self.specs)
+            try await store.upsert((0..<400).map { ["k": .integer(Int64($0))] }, into: soup)
+        }
+        // 400^3 = 64 million joined rows: far longer than the test waits.
+        let sql = "SELECT count(*) FROM {a}, {b}, {c} WHERE {a:k} + {b:k} + {c:k} >= 0"
+        let statement = Task { try await store.smartCount(sql) }
+        try await Task.sleep(for: .milliseconds(100))
+        statement.cancel()
+        do {
+            let count = try await statement.value
+            Issue.record("the cancelled statement ran to its end: \(count)")
+        } catch let error as StockpotError {
+            #expect(error.code == .cancelled, "\(error)")
+        }
+        try await store.close()
+    }
+}
