@@ -5,14 +5,11 @@ import PackageDescription
 
 let package = Package(
     name: "Stockpot",
+    // What other packages can use: the store (its JSON and query types re-exported), sync,
+    // the CLI and the benchmark. The engine, index and tool modules are the store's insides.
     products: [
-        .library(name: "StockpotCore", targets: ["StockpotCore"]),
-        .library(name: "StockpotJSON", targets: ["StockpotJSON"]),
-        .library(name: "StockpotStorage", targets: ["StockpotStorage"]),
-        .library(name: "StockpotIndex", targets: ["StockpotIndex"]),
         .library(name: "Stockpot", targets: ["Stockpot"]),
         .library(name: "StockpotSync", targets: ["StockpotSync"]),
-        .library(name: "StockpotTools", targets: ["StockpotTools"]),
         .executable(name: "stockpot", targets: ["StockpotCLI"]),
         .executable(name: "stockpot-bench", targets: ["StockpotBench"]),
     ],

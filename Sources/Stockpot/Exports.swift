@@ -4,7 +4,9 @@
 @_exported import StockpotJSON
 @_exported import StockpotQuery
 
-// How an encrypted store is keyed (docs/encryption.md): `StoreOptions.encryption`.
+// How an encrypted store is keyed (docs/encryption.md): `StoreOptions.encryption`; and when a
+// commit is durable: `StoreOptions.durability`. The rest of the engine is not public API.
+@_exported import enum StockpotStorage.Durability
 @_exported import enum StockpotStorage.StoreEncryption
 @_exported import struct StockpotStorage.PassphraseCost
 

@@ -88,11 +88,18 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
     public var code: Code
     /// One sentence a person can act on.
     public var message: String
-    /// The storage error underneath, when there is one.
-    public var underlying: StorageError?
+    /// The storage error underneath, when there is one (for the tools, which name the file
+    /// and offset it carries; the engine's error type is not part of the public API).
+    package var underlying: StorageError?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, underlying: StorageError? = nil) {
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// Creates an error with the storage error underneath.
+    package init(_ code: Code, _ message: String, underlying: StorageError?) {
         self.code = code
         self.message = message
         self.underlying = underlying
@@ -100,7 +107,7 @@ public struct StockpotError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// The error a storage failure surfaces as: `store_locked`, `corruption` or `io_error`
     /// (a poisoned store is an `io_error`: the write that failed was an I/O failure).
-    public init(_ storage: StorageError) {
+    package init(_ storage: StorageError) {
         let code: Code
         switch storage.code {
         case .storeLocked: code = .storeLocked
