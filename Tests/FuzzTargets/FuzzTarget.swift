@@ -22,6 +22,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case dumpReader = "dump-reader"
     case keyEnvelope = "key-envelope"
     case sealedSegment = "sealed-segment"
+    case encryptedDump = "encrypted-dump"
 
     /// The target's name: its corpus folder under `Tests/FuzzCorpus`.
     package var name: String { rawValue }
@@ -47,6 +48,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .dumpReader: try DumpReaderFuzzTarget.run(data)
         case .keyEnvelope: try KeyEnvelopeFuzzTarget.run(data)
         case .sealedSegment: try SealedSegmentFuzzTarget.run(data)
+        case .encryptedDump: try EncryptedDumpFuzzTarget.run(data)
         }
     }
 

@@ -49,9 +49,15 @@ package enum SeedCorpus {
             "built-sealed.seg": sealedSegment,
             "manifest-envelope": SealedSegmentFuzzTarget.cipher.sealFile(builtManifest(), kind: .manifest, number: 0),
         ]
+        let dumpText = Array(String(repeating: #"{"id":1,"created":0,"lastModified":0,"document":{"a":1}}"# + "\n", count: 2500).utf8)
+        seeds[.encryptedDump] = [
+            "raw-key.dump": try EncryptedDumpFuzzTarget.sealed(dumpText, encryption: EncryptedDumpFuzzTarget.key),
+            "passphrase.dump": try EncryptedDumpFuzzTarget.sealed(Array("{}\n".utf8), encryption: EncryptedDumpFuzzTarget.passphrase),
+            "empty-final.dump": try EncryptedDumpFuzzTarget.sealed([], encryption: EncryptedDumpFuzzTarget.key),
+        ]
         let binary: [FuzzTarget] = [
             .segment, .hint, .manifest, .dictionary, .snapshotFile, .storeSnapshot, .orderedIndexSnapshot, .fullTextSnapshot,
-            .keyEnvelope, .sealedSegment,
+            .keyEnvelope, .sealedSegment, .encryptedDump,
         ]
         for target in binary {
             guard let (name, bytes) = seeds[target]?.max(by: { $0.key > $1.key }), bytes.count > 1 else { continue }

@@ -24,7 +24,7 @@ public struct RekeyCommand: ParsableCommand {
             With --rotate: every live record is re-encrypted under a fresh random data key in a new store built beside STORE (STORE.converting), keyed by the new key file (or the current one when --new-key-file is not given), which is made durable and swapped with STORE in one atomic step. A kill or crash at any point leaves the old store (old key) or the new one (new key) at STORE, whole. Use it when the data key itself may have leaked.
             The store must not be open elsewhere.
             """,
-        usage: "rekey STORE --key-file OLD (--new-key-file NEW | --rotate) [--rotate]",
+        usage: "rekey STORE --key-file OLD [--new-key-file NEW] [--rotate]",
         arguments: [.init("STORE", "The encrypted store's directory.")],
         options: [
             .init("--key-file OLD", "The store's current key file (default: the file STOCKPOT_KEY_FILE names)."),

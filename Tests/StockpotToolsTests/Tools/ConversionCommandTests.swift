@@ -67,18 +67,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store + ".converting"))
     }
 
-    @Test func aLeftoverStagingDirectoryIsRemovedByTheNextConversion() throws {
+    @Test func aLeftoverStagingDirectoryIsRemovedByTheNextConversionAndKeysComeFromTheEnvironment() throws {
         let scratch = try ScratchDirectory()
         let keys = KeyFiles(scratch)
         let store = try makeStore(scratch, keys: keys, encrypted: false)
         let leftover = store + ".converting"
         try FileManager.default.createDirectory(atPath: leftover, withIntermediateDirectories: false)
         #expect(FileManager.default.createFile(atPath: leftover + "/000000000001.seg", contents: Data([1, 2, 3])))
-        let run = try ToolRun.stockpot(["encrypt", store, "--key-file", keys.raw])
+        // The key from the environment, as every tool takes it.
+        let run = try ToolRun.stockpot(["encrypt", store], environment: ["STOCKPOT_KEY_FILE": keys.raw])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.contains("Removed \(leftover), left by an interrupted conversion."), "\(run.errors)")
         #expect(!FileManager.default.fileExists(atPath: leftover))
         let count = try ToolRun.stockpot(["query", store, "SELECT count(*) FROM {items}", "--format", "jsonl", "--key-file", keys.raw])
         #expect(count.outputText == "[50]\n", "\(count.errors)")
+        let rekey = try ToolRun.stockpot(["rekey", store, "--new-key-file", keys.passphrase], environment: ["STOCKPOT_KEY_FILE": keys.raw])
+        #expect(rekey.status == 0, "\(rekey.errors)")
+        let decrypt = try ToolRun.stockpot(["decrypt", store], environment: ["STOCKPOT_KEY_FILE": keys.passphrase])
+        #expect(decrypt.status == 0, "\(decrypt.errors)")
+        #expect(try ToolRun.stockpot(["query", store, "SELECT count(*) FROM {items}", "--format", "jsonl"]).outputText == "[50]\n")
     }
 }
