@@ -2,7 +2,9 @@
 // and is killed with SIGKILL at random moments; after each kill the store must open with at
 // least the last acknowledged sequence, its feed must list every live entry once at the
 // sequence its document expects, in strictly increasing order, and the next write must get a
-// sequence above every earlier one. STOCKPOT_FEED_KILLS sets the kills (8 by default).
+// sequence above every earlier one. STOCKPOT_FEED_KILLS sets the kills (8 by default). The
+// same writer also runs while this process opens the store read-only again and again: each
+// open is a whole state (the same checks), and the sequence never goes back between opens.
 
 import Foundation
 import Stockpot
@@ -50,6 +52,40 @@ import Testing
                 highest = store.lastSequence
             }
             #expect(acknowledgedWrites > 0, "seed \(seed): the writer never finished a write")
+        }
+    }
+
+    @Test func readOnlyOpensBesideTheWriterSeeWholeStates() throws {
+        try withTemporaryDirectory { directory in
+            let process = Process()
+            process.executableURL = CrashWriterChild.url
+            process.arguments = [directory, "feed", "4242"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            defer {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            _ = CrashWriterChild.readUntilReady(output.fileHandleForReading)
+            // Drain the writer's acknowledgements so that it never blocks on a full pipe.
+            let drain = Thread { _ = output.fileHandleForReading.readDataToEndOfFile() }
+            drain.start()
+            var options = StoreOptions()
+            options.readOnly = true
+            var highest: UInt64 = 0
+            for round in 0..<25 {
+                Thread.sleep(forTimeInterval: 0.02)
+                let store = try Store.open(directory: directory, options: options)
+                let last = store.lastSequence
+                #expect(last >= highest, "open \(round): the last sequence went back from \(highest) to \(last)")
+                highest = last
+                try expectFeedConsistent(store, "open \(round) at sequence \(last)")
+                #expect(store.view().checkIndexes().flatMap(\.problems) == [], "open \(round)")
+                #expect(errorCode { try store.upsert([["v": 1]], into: "f") } == .readOnly)
+                try store.close()
+            }
+            #expect(highest > 0, "the writer committed nothing while the store was opened")
         }
     }
 
