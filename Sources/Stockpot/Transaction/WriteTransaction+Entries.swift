@@ -49,7 +49,7 @@ extension WriteTransaction {
 
     /// ``upsert(json:into:externalIdPath:)`` for documents that are slices, of one buffer or
     /// many: a request's entries are upserted without copying each out of its line.
-    public func upsert(
+    package func upsert(
         jsonSlices documents: [ArraySlice<UInt8>], into soupName: String, externalIdPath: String? = nil
     ) throws(StockpotError) -> [[UInt8]] {
         let soup = try state.existingSoup(named: soupName)  // soup_not_found before any document error
