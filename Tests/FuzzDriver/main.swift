@@ -69,7 +69,7 @@ var failures = 0
 var inputs = 0
 for path in arguments.dropFirst() where !path.hasPrefix("-") {
     var isFolder: ObjCBool = false
-    FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+    _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
     let files = isFolder.boolValue
         ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 } : [path]
     for file in files {

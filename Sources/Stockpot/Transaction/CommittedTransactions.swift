@@ -22,9 +22,9 @@ final class CommittedTransactions: Sendable {
             waiting.subtract(1, ordering: .relaxed)
             return  // freed here, when `transaction` goes out of scope
         }
-        nonisolated(unsafe) var held: WriteTransaction? = consume transaction
+        nonisolated(unsafe) let held = Box(consume transaction)
         queue.async {
-            held = nil
+            held.transaction = nil
             self.waiting.subtract(1, ordering: .relaxed)
         }
     }
@@ -33,4 +33,10 @@ final class CommittedTransactions: Sendable {
     func drain() {
         queue.sync {}
     }
+}
+
+/// A transaction handed to the freeing queue, dropped there by setting it to nil.
+private final class Box {
+    var transaction: WriteTransaction?
+    init(_ transaction: consuming WriteTransaction) { self.transaction = transaction }
 }

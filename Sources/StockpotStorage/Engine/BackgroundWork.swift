@@ -104,6 +104,6 @@ extension StorageEngine {
         // The directory is released even when the last fsync failed: the store is closed.
         if case .success(true) = result { return }
         lock.release()
-        try result.get()
+        _ = try result.get()
     }
 }

@@ -38,7 +38,7 @@ import StockpotTestSupport
         let first = SegmentFormat.headerSize
         let second = first + 4 + Int(bytes.withUnsafeBytes { $0.getUInt32LE(at: first)! })
         bytes[second + 40] ^= 0x10
-        FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes))
 
         let report = try EngineFileCheck.check(directory: directory, encryption: testEncryptionKey)
         #expect(report.problems.contains { $0.contains(name) && $0.contains("byte \(second)") }, "\(report.problems)")

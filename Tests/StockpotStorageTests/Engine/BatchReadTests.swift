@@ -68,7 +68,7 @@ import StockpotTestSupport
         let slices = try packed(keys).withUnsafeBytes { try view.valueSlices(forKeys: $0, keyLength: keys[0].count) }
         var buffers = Set<UnsafeRawPointer>()
         for slice in slices.compactMap({ $0 }) {
-            slice.withUnsafeBytes { buffers.insert($0.baseAddress! - slice.startIndex) }
+            _ = slice.withUnsafeBytes { buffers.insert($0.baseAddress! - slice.startIndex) }
         }
         let present = slices.compactMap { $0 }.count
         #expect(buffers.count * 4 < present, "\(buffers.count) buffers for \(present) values")

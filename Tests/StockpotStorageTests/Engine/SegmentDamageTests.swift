@@ -133,7 +133,7 @@ import StockpotTestSupport
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for name in try memory.listDirectory("/store") {
             let bytes = try #require(memory.fileContents("/store/" + name))
-            FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes))
         }
         let path = directory + "/" + FileNames.name(.segment, 1)
         let original = try #require(memory.fileContents("/store/" + FileNames.name(.segment, 1)))
@@ -143,7 +143,7 @@ import StockpotTestSupport
         for bit in stride(from: 0, to: original.count * 8, by: 7) {
             var flipped = original
             flipped[bit / 8] ^= 1 << (bit % 8)
-            FileManager.default.createFile(atPath: path, contents: Data(flipped))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(flipped))
             var detected = false
             do {
                 let engine = try StorageEngine.open(directory: directory, options: options)

@@ -152,7 +152,7 @@ import StockpotTestSupport
         try Self.withSoup { store, _ in
             try Self.cacheColumns(store)
             let sql = "SELECT {s:k}, {s:a}, {s:b} FROM {s} ORDER BY {s:k}, {s:_soupEntryId} LIMIT 5"
-            let first = try Self.walkedTwice(store, sql)
+            _ = try Self.walkedTwice(store, sql)
             var firstID: Int64 = -1
             try store.forEachSmartRow(
                 "SELECT {s:_soupEntryId} FROM {s} ORDER BY {s:k}, {s:_soupEntryId} LIMIT 1"

@@ -37,12 +37,12 @@ import Testing
             try await store.write { transaction in
                 started.store(true, ordering: .relaxed)
                 release.wait()
-                try transaction.upsert([["k": 1]], into: "s")
+                _ = try transaction.upsert([["k": 1]], into: "s")
             }
         }
         while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
         // Queued behind it, then cancelled before its turn.
-        let queued = Task { try await store.upsert([["k": 2]], into: "s") }
+        let queued = Task { _ = try await store.upsert([["k": 2]], into: "s") }
         try await Task.sleep(for: .milliseconds(50))
         queued.cancel()
         release.signal()

@@ -144,7 +144,7 @@ import StockpotTestSupport
                     let stored = try store.retrieve([ids[name] ?? -1], from: name)
                     #expect(stored.first?["soup"] == .string(name), "soup \(name) of \(live.count)")
                 }
-                #expect(errorCode { try store.retrieve([1], from: "missing") } == .soupNotFound)
+                #expect(errorCode { _ = try store.retrieve([1], from: "missing") } == .soupNotFound)
                 #expect(store.allSoupNames().sorted() == live.sorted())
             }
             for number in 0..<12 {
@@ -154,7 +154,7 @@ import StockpotTestSupport
             for name in ["s0", "s5", "s11", "s3", "s7", "s1"] {
                 try store.removeSoup(name)
                 live.removeAll { $0 == name }
-                #expect(errorCode { try store.retrieve([ids[name] ?? -1], from: name) } == .soupNotFound)
+                #expect(errorCode { _ = try store.retrieve([ids[name] ?? -1], from: name) } == .soupNotFound)
                 try check()
             }
             try add("s0")
