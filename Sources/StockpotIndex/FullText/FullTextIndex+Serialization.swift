@@ -3,9 +3,9 @@
 
 extension FullTextIndex {
     /// Format constants of docs/format/fulltext-index.md.
-    enum SnapshotFormat {
+    package enum SnapshotFormat {
         static let magic: [UInt8] = [0x53, 0x50, 0x46, 0x54]  // "SPFT"
-        static let version: UInt8 = 1
+        package static let version: UInt8 = 1
         static let maximumPosition = UInt64(Int32.max)
     }
 

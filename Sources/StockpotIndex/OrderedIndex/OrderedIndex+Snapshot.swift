@@ -37,7 +37,7 @@ import Darwin
 extension OrderedIndex {
     /// The snapshot format version this code writes; it reads this one and version 1 (the
     /// same bytes without the repeat tag).
-    static let snapshotVersion: UInt8 = 2
+    package static let snapshotVersion: UInt8 = 2
 
     /// The index's entries as snapshot bytes (format in `OrderedIndex+Snapshot.swift`).
     ///

@@ -1,5 +1,7 @@
-// The `stockpot` program: picks the subcommand, handles `--help` and `help <subcommand>`,
+// The `stockpot` program: picks the subcommand, handles `--help`, `--version` and `help <subcommand>`,
 // turns usage errors into `Error: ...` plus usage on standard error and exit status 64.
+
+import Stockpot
 
 /// The root of the `stockpot` command line.
 ///
@@ -32,6 +34,8 @@ public enum StockpotCommand {
         switch name {
         case "--help", "-h":
             return .help(rootHelp)
+        case "--version":
+            return .help("stockpot \(StockpotVersion.library) (exec protocol \(StockpotVersion.execProtocol))\n")
         case "help":
             guard let topic = rest.first else { return .help(rootHelp) }
             guard rest.count == 1 else {

@@ -113,6 +113,8 @@ package struct ExecSession {
         case "countQuery": return try countQuery(arguments)
         case "moveCursorToPageIndex": return try moveCursorToPageIndex(arguments)
         case "closeCursor": return try closeCursor(arguments)
+        case "hello": return try answer(hello())
+        case "explainQuery": return try answer(try explainQuery(arguments))
         case "stats": return try answer(try store.stats().jsonValue)
         // A compaction changes no entry; one that ends past the deadline is kept.
         case "compact": return try answer(try store.compact().jsonValue)
