@@ -77,7 +77,7 @@ let package = Package(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "CSQLite", "CPeers"],
+            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "StockpotSync", "StockpotTestSupport", "CSQLite", "CPeers"],
             path: "Benchmarks/StockpotBench"),
 
         // What every test target shares: the seeded generator and the STOCKPOT_* settings.
