@@ -45,6 +45,14 @@ extension SyncRun {
                 "DECLARE stockpot_down NO SCROLL CURSOR FOR SELECT key, version, deleted, doc::text FROM \(table.qualifiedName) WHERE \(condition)",
                 parameters)
             report(.down, done: 0, total: total)
+            // A soup with no entries and no sync state (a first sync) takes the rows as plain
+            // inserts: no key to look up, no state to read, while nothing else writes to it.
+            var fresh = try read { view throws(StockpotError) in
+                let count: Int = try view.count(of: soup)
+                let states: [EntryState] = try SyncStateStore.allEntryStates(view, soup: soup, limit: 1)
+                return count == 0 && states.isEmpty
+            }
+            var inserted = 0
             var done = 0
             while true {
                 try checkCancelled()
@@ -58,7 +66,7 @@ extension SyncRun {
                             key: result.string(index, 0) ?? "", version: result.integer(index, 1) ?? 0,
                             deleted: result.bool(index, 2) ?? false, document: result.bytes(index, 3)))
                 }
-                try applyDown(rows)
+                try applyDown(rows, fresh: &fresh, inserted: &inserted)
                 done += rows.count
                 report(.down, done: done, total: max(total, done))
             }
@@ -77,7 +85,9 @@ extension SyncRun {
     }
 
     /// Applies one batch of server rows in one store transaction, with their entry states.
-    func applyDown(_ rows: [ServerRow]) throws(SyncError) {
+    /// `fresh` says the soup held nothing of its own before this sync and `inserted` entries
+    /// since; it is checked again in the transaction and cleared once anything else wrote.
+    func applyDown(_ rows: [ServerRow], fresh: inout Bool, inserted: inout Int) throws(SyncError) {
         var parsed: [JSONValue?] = []
         parsed.reserveCapacity(rows.count)
         for row in rows where !row.deleted {
@@ -88,8 +98,15 @@ extension SyncRun {
             }
         }
         var outcome = summary
+        var stillFresh = fresh
+        var insertedNow = 0
         try write { transaction throws(StockpotError) in
-            let states = try SyncStateStore.entryStates(transaction, soup: soup, keys: rows.map(\.key))
+            if stillFresh {
+                let count = try transaction.count(of: soup)
+                stillFresh = count == inserted
+            }
+            var states: [String: EntryState] = [:]
+            if !stillFresh { states = try SyncStateStore.entryStates(transaction, soup: soup, keys: rows.map(\.key)) }
             var upserts: [JSONValue] = []
             var deletions: [Int64] = []
             var newStates: [EntryState] = []
@@ -104,7 +121,7 @@ extension SyncRun {
                     continue
                 }
                 // The local entry is needed to judge it (leaveIfChanged) and to delete it.
-                let local = checksLocal || row.deleted ? try localEntry(transaction, key: row.key) : nil
+                let local = !stillFresh && (checksLocal || row.deleted) ? try localEntry(transaction, key: row.key) : nil
                 if checksLocal, Self.isDirty(local: local, state: state) {
                     outcome.skipped += 1
                     continue
@@ -126,9 +143,12 @@ extension SyncRun {
                 }
             }
             if !deletions.isEmpty { try transaction.delete(deletions, from: soup) }
-            if !upserts.isEmpty { _ = try transaction.upsert(upserts, into: soup, externalIdPath: keyPath) }
-            try SyncStateStore.write(transaction, soup: soup, states: newStates)
+            if !upserts.isEmpty { _ = try transaction.upsert(upserts, into: soup, externalIdPath: stillFresh ? nil : keyPath) }
+            try SyncStateStore.write(transaction, soup: soup, states: newStates, inserting: stillFresh)
+            insertedNow = upserts.count
         }
+        fresh = stillFresh
+        inserted += insertedNow
         summary = outcome
     }
 }

@@ -49,11 +49,19 @@ package enum SyncStateStore {
     }
 
     /// Every entry state of `soup`, in key order.
-    package static func allEntryStates(_ reader: some EntryQuerying, soup: String) throws(StockpotError) -> [EntryState] {
+    package static func allEntryStates(_ reader: some EntryQuerying, soup: String, limit: Int? = nil) throws(StockpotError) -> [EntryState] {
         var spec = QuerySpec(queryType: .range)
         spec.indexPath = lookupPath
         spec.beginKey = .string(entryLookup(soup: soup, key: ""))
         spec.endKey = .string("e" + separator + soup + "\u{20}")
+        if let limit {
+            spec.pageSize = limit
+            do {
+                return try reader.query(spec, in: soupName, page: 0).rows.compactMap(EntryState.init(document:))
+            } catch where error.code == .soupNotFound {
+                return []
+            }
+        }
         return try allRows(reader, spec).compactMap(EntryState.init(document:))
     }
 
@@ -70,8 +78,16 @@ package enum SyncStateStore {
         try lookup(reader, cursorLookup(soup: soup)).flatMap(SoupCursor.init(document:)) ?? SoupCursor(soup: soup)
     }
 
-    /// Writes entry states and, when given, a cursor.
-    package static func write(_ transaction: WriteTransaction, soup: String, states: [EntryState], cursor: SoupCursor? = nil) throws(StockpotError) {
+    /// Writes entry states and, when given, a cursor; `inserting` says no state of these
+    /// entries exists yet (they are inserted without a lookup).
+    package static func write(
+        _ transaction: WriteTransaction, soup: String, states: [EntryState], cursor: SoupCursor? = nil, inserting: Bool = false
+    ) throws(StockpotError) {
+        if inserting, !states.isEmpty {
+            _ = try transaction.upsert(states.map { $0.document(soup: soup) }, into: soupName)
+            if let cursor { _ = try transaction.upsert([cursor.document()], into: soupName, externalIdPath: lookupPath) }
+            return
+        }
         var documents = states.map { $0.document(soup: soup) }
         if let cursor { documents.append(cursor.document()) }
         guard !documents.isEmpty else { return }
