@@ -133,12 +133,15 @@ extension SyncRun {
                     } else {
                         outcome.unchanged += 1
                     }
-                    newStates.append(EntryState(key: row.key, baseVersion: row.version, contentHash: 0, deleted: true))
+                    var next = EntryState(key: row.key, baseVersion: row.version, contentHash: 0, deleted: true)
+                    next.stateEntryID = state?.stateEntryID
+                    newStates.append(next)
                 } else if let document {
                     let stripped = DocumentContent.stripped(document)
                     upserts.append(stripped)
-                    newStates.append(
-                        EntryState(key: row.key, baseVersion: row.version, contentHash: DocumentContent.hash(stripped), deleted: false))
+                    var next = EntryState(key: row.key, baseVersion: row.version, contentHash: DocumentContent.hash(stripped), deleted: false)
+                    next.stateEntryID = state?.stateEntryID
+                    newStates.append(next)
                     outcome.applied += 1
                 }
             }

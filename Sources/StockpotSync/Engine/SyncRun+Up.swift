@@ -222,20 +222,22 @@ extension SyncRun {
                 switch result {
                 case .written(let version, let document, let resolved):
                     if resolved { take(document) }
-                    states.append(Self.state(change.key, version, document))
+                    states.append(Self.state(change, version, document))
                     if document == nil { outcome.deleted += 1 } else { outcome.applied += 1 }
                 case .alreadyThere(let version):
-                    states.append(Self.state(change.key, version, change.document))
+                    states.append(Self.state(change, version, change.document))
                     outcome.unchanged += 1
                 case .takeServer(let version, let document):
                     take(document)
-                    states.append(Self.state(change.key, version, document))
+                    states.append(Self.state(change, version, document))
                 case .pending, .raced:
                     var state = change.state ?? EntryState(key: change.key, baseVersion: 0, contentHash: 0, deleted: false)
                     state.pending = true
                     states.append(state)
                 case .neverOnServer:
-                    states.append(EntryState(key: change.key, baseVersion: change.baseVersion, contentHash: 0, deleted: true))
+                    var state = EntryState(key: change.key, baseVersion: change.baseVersion, contentHash: 0, deleted: true)
+                    state.stateEntryID = change.state?.stateEntryID
+                    states.append(state)
                 }
             }
             if !deletions.isEmpty { try transaction.delete(deletions, from: soup) }
@@ -245,11 +247,14 @@ extension SyncRun {
         summary = outcome
     }
 
-    /// The state of an entry in step with a server version holding `document` (nil: tombstone).
-    static func state(_ key: String, _ version: Int64, _ document: JSONValue?) -> EntryState {
-        EntryState(
-            key: key, baseVersion: version,
+    /// The state of a change's entry in step with a server version holding `document`
+    /// (nil: tombstone), replacing the state it had.
+    static func state(_ change: LocalChangeReader.LocalChange, _ version: Int64, _ document: JSONValue?) -> EntryState {
+        var state = EntryState(
+            key: change.key, baseVersion: version,
             contentHash: document.map { DocumentContent.hash($0) } ?? 0, deleted: document == nil)
+        state.stateEntryID = change.state?.stateEntryID
+        return state
     }
 
     /// Whether a local and a server version hold the same content (both deleted counts).

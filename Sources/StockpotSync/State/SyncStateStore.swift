@@ -78,20 +78,24 @@ package enum SyncStateStore {
         try lookup(reader, cursorLookup(soup: soup)).flatMap(SoupCursor.init(document:)) ?? SoupCursor(soup: soup)
     }
 
-    /// Writes entry states and, when given, a cursor; `inserting` says no state of these
-    /// entries exists yet (they are inserted without a lookup).
+    /// Writes entry states and, when given, a cursor. A state read from the sync soup
+    /// (``EntryState/stateEntryID``) replaces its document by id; with `inserting` (no state
+    /// of these entries exists) the others are inserted; otherwise they are upserted by key.
     package static func write(
         _ transaction: WriteTransaction, soup: String, states: [EntryState], cursor: SoupCursor? = nil, inserting: Bool = false
     ) throws(StockpotError) {
-        if inserting, !states.isEmpty {
-            _ = try transaction.upsert(states.map { $0.document(soup: soup) }, into: soupName)
-            if let cursor { _ = try transaction.upsert([cursor.document()], into: soupName, externalIdPath: lookupPath) }
-            return
+        var byID: [JSONValue] = []
+        var byKey: [JSONValue] = []
+        for state in states {
+            if state.stateEntryID != nil || inserting {
+                byID.append(state.document(soup: soup))
+            } else {
+                byKey.append(state.document(soup: soup))
+            }
         }
-        var documents = states.map { $0.document(soup: soup) }
-        if let cursor { documents.append(cursor.document()) }
-        guard !documents.isEmpty else { return }
-        _ = try transaction.upsert(documents, into: soupName, externalIdPath: lookupPath)
+        if let cursor { byKey.append(cursor.document()) }
+        if !byID.isEmpty { _ = try transaction.upsert(byID, into: soupName) }
+        if !byKey.isEmpty { _ = try transaction.upsert(byKey, into: soupName, externalIdPath: lookupPath) }
     }
 
     /// This store's device id (made and saved on first use): the server's `device` column.
