@@ -4,6 +4,7 @@
 // at the snapshot (a late commit with a lower version) is read again next time.
 
 import Stockpot
+import StockpotCore
 import StockpotJSON
 
 extension SyncRun {
@@ -88,12 +89,25 @@ extension SyncRun {
     /// `fresh` says the soup held nothing of its own before this sync and `inserted` entries
     /// since; it is checked again in the transaction and cleared once anything else wrote.
     func applyDown(_ rows: [ServerRow], fresh: inout Bool, inserted: inout Int) throws(SyncError) {
-        var parsed: [JSONValue?] = []
-        parsed.reserveCapacity(rows.count)
-        for row in rows where !row.deleted {
-            do {
-                parsed.append(try JSONReader.parse(row.document))
-            } catch {
+        // Each document read, stripped, written compact and hashed before the transaction,
+        // on every core: the transaction then only compares versions and writes.
+        struct Prepared {
+            var bytes: [UInt8]
+            var contentHash: Int64
+        }
+        let prepared = Parallel.map(count: rows.count, minimumPerPart: 256) { index -> Result<Prepared?, JSONError> in
+            guard !rows[index].deleted else { return .success(nil) }
+            return Result { () throws(JSONError) -> Prepared? in
+                let stripped = DocumentContent.stripped(try JSONReader.parse(rows[index].document))
+                return Prepared(bytes: DocumentContent.bytes(stripped), contentHash: DocumentContent.hash(stripped))
+            }
+        }
+        var documents: [Prepared?] = []
+        documents.reserveCapacity(rows.count)
+        for (row, result) in zip(rows, prepared) {
+            switch result {
+            case .success(let document): documents.append(document)
+            case .failure(let error):
                 throw SyncError(.schemaMismatch, "The server row of key \(row.key) holds no JSON document: \(error).", soup: soup)
             }
         }
@@ -107,13 +121,11 @@ extension SyncRun {
             }
             var states: [String: EntryState] = [:]
             if !stillFresh { states = try SyncStateStore.entryStates(transaction, soup: soup, keys: rows.map(\.key)) }
-            var upserts: [JSONValue] = []
+            var upserts: [[UInt8]] = []
             var deletions: [Int64] = []
             var newStates: [EntryState] = []
-            var documents = parsed.makeIterator()
             let checksLocal = options.mergeMode == .leaveIfChanged
-            for row in rows {
-                let document = row.deleted ? nil : documents.next() ?? nil
+            for (row, document) in zip(rows, documents) {
                 outcome.considered += 1
                 let state = states[row.key]
                 if let state, state.baseVersion >= row.version {
@@ -137,16 +149,15 @@ extension SyncRun {
                     next.stateEntryID = state?.stateEntryID
                     newStates.append(next)
                 } else if let document {
-                    let stripped = DocumentContent.stripped(document)
-                    upserts.append(stripped)
-                    var next = EntryState(key: row.key, baseVersion: row.version, contentHash: DocumentContent.hash(stripped), deleted: false)
+                    upserts.append(document.bytes)
+                    var next = EntryState(key: row.key, baseVersion: row.version, contentHash: document.contentHash, deleted: false)
                     next.stateEntryID = state?.stateEntryID
                     newStates.append(next)
                     outcome.applied += 1
                 }
             }
             if !deletions.isEmpty { try transaction.delete(deletions, from: soup) }
-            if !upserts.isEmpty { _ = try transaction.upsert(upserts, into: soup, externalIdPath: stillFresh ? nil : keyPath) }
+            if !upserts.isEmpty { _ = try transaction.upsert(json: upserts, into: soup, externalIdPath: stillFresh ? nil : keyPath) }
             try SyncStateStore.write(transaction, soup: soup, states: newStates, inserting: stillFresh)
             insertedNow = upserts.count
         }

@@ -84,18 +84,18 @@ package enum SyncStateStore {
     package static func write(
         _ transaction: WriteTransaction, soup: String, states: [EntryState], cursor: SoupCursor? = nil, inserting: Bool = false
     ) throws(StockpotError) {
-        var byID: [JSONValue] = []
-        var byKey: [JSONValue] = []
+        var byID: [[UInt8]] = []
+        var byKey: [[UInt8]] = []
         for state in states {
             if state.stateEntryID != nil || inserting {
-                byID.append(state.document(soup: soup))
+                byID.append(JSONWriter.write(state.document(soup: soup)))
             } else {
-                byKey.append(state.document(soup: soup))
+                byKey.append(JSONWriter.write(state.document(soup: soup)))
             }
         }
-        if let cursor { byKey.append(cursor.document()) }
-        if !byID.isEmpty { _ = try transaction.upsert(byID, into: soupName) }
-        if !byKey.isEmpty { _ = try transaction.upsert(byKey, into: soupName, externalIdPath: lookupPath) }
+        if let cursor { byKey.append(JSONWriter.write(cursor.document())) }
+        if !byID.isEmpty { _ = try transaction.upsert(json: byID, into: soupName) }
+        if !byKey.isEmpty { _ = try transaction.upsert(json: byKey, into: soupName, externalIdPath: lookupPath) }
     }
 
     /// This store's device id (made and saved on first use): the server's `device` column.
