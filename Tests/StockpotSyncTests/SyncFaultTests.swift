@@ -82,7 +82,11 @@ struct SyncFaultTests {
             let pid = try ChildProcess.spawn(
                 [BinaryRun.binary("SyncDevice"), storePath, fixture.server, "0", String(next()), "1000", "40", "clientWins", String(keys.count), String(kill * 1_000_000)],
                 input: nil, output: output, errors: output + ".err")
-            usleep(UInt32(200_000 + next() % 1_500_000))
+            // Once it has started writing (a loaded machine may take a while), at a random time.
+            for _ in 0..<600 where ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").isEmpty {
+                usleep(50_000)
+            }
+            usleep(UInt32(next() % 1_500_000))
             Glibc.kill(pid, SIGKILL)
             #expect(ChildProcess.wait(pid) == 128 + SIGKILL, "the device ended before it was killed: \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
             for line in ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n") {
