@@ -9,7 +9,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash crash-convert query-soak sql-soak bench bench-queries bench-queries-1m bench-sql bench-report \
+.PHONY: all deps build demo test crash crash-convert query-soak sql-soak sync-soak bench bench-queries bench-queries-1m bench-sql bench-report \
 	bench-report-1m clean \
 	fuzz fuzz-build sanitize sanitize-thread sanitize-address
 
@@ -68,6 +68,16 @@ sql-soak: deps
 	$(SWIFT) build --build-tests
 	STOCKPOT_SMARTSQL_ROUNDS=$(SQL_ROUNDS) STOCKPOT_SMARTSQL_SCALE=$(SQL_SCALE) STOCKPOT_SMARTSQL_MAX_DIFFERENCES=20 \
 		$(SWIFT) test --skip-build --filter SmartSQLDifferentialTests
+
+# The long sync runs (docs/sync.md, "Testing"): the convergence test with SYNC_DEVICES devices
+# over SYNC_ROUNDS rounds per policy, and the kill and fault tests with more kills and faults.
+SYNC_DEVICES ?= 40
+SYNC_ROUNDS ?= 20
+SYNC_KILLS ?= 50
+sync-soak: deps
+	$(SWIFT) build --build-tests
+	STOCKPOT_SYNC_DEVICES=$(SYNC_DEVICES) STOCKPOT_SYNC_ROUNDS=$(SYNC_ROUNDS) STOCKPOT_SYNC_KILLS=$(SYNC_KILLS) \
+		$(SWIFT) test --skip-build --filter StockpotSyncTests; rc=$$?; bash Tools/stop-test-postgres.sh; exit $$rc
 
 bench: deps
 	@bash Tools/deps.sh --bench

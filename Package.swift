@@ -77,7 +77,7 @@ let package = Package(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "CSQLite", "CPeers"],
+            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "StockpotSync", "StockpotTestSupport", "CSQLite", "CPeers"],
             path: "Benchmarks/StockpotBench"),
 
         // What every test target shares: the seeded generator and the STOCKPOT_* settings.
@@ -128,11 +128,15 @@ let package = Package(
         // Sync against a throwaway PostgreSQL the tests start (docs/sync.md, "Testing").
         .testTarget(
             name: "StockpotSyncTests",
-            dependencies: ["StockpotSync", "Stockpot", "StockpotJSON", "StockpotTestSupport", "SyncDevice", "StockpotCLI"],
+            dependencies: ["StockpotSync", "Stockpot", "StockpotJSON", "StockpotTestSupport", "SyncWorkload", "SyncDevice", "StockpotCLI"],
             path: "Tests/StockpotSyncTests"),
-        // The convergence and kill tests' child process: one device syncing a store.
+        // The convergence and kill tests' child process (one device syncing a store) and the
+        // device workload it shares with the in-process devices.
+        .target(
+            name: "SyncWorkload", dependencies: ["StockpotSync", "Stockpot", "StockpotJSON"],
+            path: "Tests/SyncWorkload"),
         .executableTarget(
-            name: "SyncDevice", dependencies: ["StockpotSync", "Stockpot", "StockpotJSON"],
+            name: "SyncDevice", dependencies: ["SyncWorkload", "StockpotSync", "Stockpot", "StockpotJSON"],
             path: "Tests/SyncDevice"),
         .testTarget(
             name: "CLibrariesTests", dependencies: ["CLZ4", "CXXHash", "CUTF8Proc", "CSQLite"],

@@ -43,11 +43,12 @@ public enum ConflictPolicy: Sendable {
     case serverWins
     /// The local change replaces the server's version.
     case clientWins
-    /// Nothing is written for a conflicting entry, on either side; it is reported and stays
-    /// unsynced, and the sync throws `conflict` after the rest is done.
+    /// Nothing is written for a conflicting entry, on either side; it is reported in the
+    /// summary (``SyncSummary/unresolved``) and stays unsynced; the rest is synced. The CLI
+    /// then exits with `conflict`.
     case fail
     /// The closure decides; it must be pure and may be called again for the same conflict
-    /// after an interrupted sync.
+    /// after an interrupted sync. A document it returns must keep the entry's global key.
     case merge(@Sendable (SyncConflict) -> MergeResolution)
 
     /// The policy named `serverWins`, `clientWins` or `fail` (the CLI's and exec's names).

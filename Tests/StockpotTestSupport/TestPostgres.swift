@@ -5,6 +5,7 @@
 // server whose test process died without stopping it.
 
 import Foundation
+import Synchronization
 
 /// The test process's PostgreSQL server. Thread-safe: started once, then read-only.
 public final class TestPostgres: Sendable {
@@ -23,6 +24,10 @@ public final class TestPostgres: Sendable {
     }
 
     private static let started: Result<TestPostgres, any Error> = Result { try TestPostgres() }
+
+    /// A server of the caller's own, for a test that stops or restarts it (which would break
+    /// the other tests' connections to the shared one); stopped at process exit too.
+    public static func makePrivate() throws -> TestPostgres { try TestPostgres() }
 
     /// A libpq connection string for `database` on this server (user `postgres`, trusted).
     public func connectionString(database: String = "postgres") -> String {
@@ -53,7 +58,7 @@ public final class TestPostgres: Sendable {
     /// Starts the server (again, after ``stop(mode:)``), waiting until it accepts connections.
     public func start() throws {
         let settings = [
-            "listen_addresses=''", "unix_socket_directories='\(directory)'", "fsync=off", "synchronous_commit=off",
+            "listen_addresses=''", "unix_socket_directories='\(directory)'", "fsync=off",
             "full_page_writes=off", "max_connections=300", "shared_buffers=64MB",
         ].map { "-c " + $0 }.joined(separator: " ")
         try run("pg_ctl", ["start", "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "-o", settings])
@@ -109,12 +114,17 @@ public struct TestPostgresError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Stops the process's server at exit (a C `atexit` handler cannot capture, so it reads this).
+/// Stops the process's servers at exit (a C `atexit` handler cannot capture, so it reads this).
 private enum TestPostgresRegistry {
-    nonisolated(unsafe) static var server: TestPostgres?  // written once, before the handler can run
+    static let servers = Mutex<[TestPostgres]>([])
 
     static func register(_ server: TestPostgres) {
-        self.server = server
-        atexit { TestPostgresRegistry.server?.shutDown() }
+        let first = servers.withLock { servers in
+            servers.append(server)
+            return servers.count == 1
+        }
+        if first {
+            atexit { for server in TestPostgresRegistry.servers.withLock({ $0 }) { server.shutDown() } }
+        }
     }
 }

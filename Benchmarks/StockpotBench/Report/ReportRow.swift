@@ -55,6 +55,7 @@ struct ReportRow {
         if workload.hasPrefix("sql.budget") || workload.hasPrefix("exec.") { return "Budgets" }
         if workload.hasPrefix("sql.") { return "Smart SQL" }
         if workload.hasPrefix("storage.") { return "Storage engine" }
+        if workload.hasPrefix("sync.") { return "Sync" }
         return "Other"
     }
 

@@ -22,6 +22,8 @@ enum WorkloadCatalog {
             StoreDeleteCompactWorkload(),
             ExecRequestMemoryWorkload(),
             FeedWorkload(),
+            SyncDownWorkload(),
+            SyncUpWorkload(),
         ] + StoreIngestWorkload.all.map { $0 as any Workload } + StoreUpdateWorkload.all.map { $0 as any Workload }
             + StoreReadWhileIngestWorkload.all.map { $0 as any Workload } + StoreDurableUpsertWorkload.all.map { $0 as any Workload } + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
             + ToolsWorkload.all.map { $0 as any Workload } + PeerWorkload.all.map { $0 as any Workload }

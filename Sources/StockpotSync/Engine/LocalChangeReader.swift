@@ -25,6 +25,9 @@ struct LocalChangeReader {
     func localChanges(_ view: StoreView) throws(StockpotError) -> (changes: [LocalChange], through: UInt64) {
         let cursor = try SyncStateStore.cursor(view, soup: soup)
         var candidates = Set<String>()
+        // The feed hands out each changed entry's current document: no lookup needed for it.
+        var documents: [String: JSONValue] = [:]
+        var deletedKeys = Set<String>()
         var since = cursor.upSequence
         var fullScan = false
         do {
@@ -32,8 +35,16 @@ struct LocalChangeReader {
                 let page = try view.changes(since: since, soups: [soup], limit: 2_000)
                 for change in page.changes {
                     switch change.operation {
-                    case .upsert: if let document = change.document, let key = key(of: document) { candidates.insert(key) }
-                    case .delete: if let key = change.key?.stringValue { candidates.insert(key) }
+                    case .upsert:
+                        if let document = change.document, let key = key(of: document) {
+                            candidates.insert(key)
+                            documents[key] = document
+                        }
+                    case .delete:
+                        if let key = change.key?.stringValue {
+                            candidates.insert(key)
+                            deletedKeys.insert(key)
+                        }
                     case .clear, .removeSoup: fullScan = true
                     }
                 }
@@ -58,7 +69,8 @@ struct LocalChangeReader {
         let states = try SyncStateStore.entryStates(view, soup: soup, keys: candidates)
         var changes: [LocalChange] = []
         for key in candidates.sorted() {
-            let local = try localEntry(view, key: key)
+            // A key deleted in the feed may have been given to a new entry since; look it up.
+            let local = deletedKeys.contains(key) || documents[key] == nil ? try localEntry(view, key: key) : documents[key]
             let state = states[key]
             guard SyncRun.isDirty(local: local, state: state) else { continue }
             let document = local.map(DocumentContent.stripped)

@@ -4,6 +4,7 @@
 // at the snapshot (a late commit with a lower version) is read again next time.
 
 import Stockpot
+import StockpotCore
 import StockpotJSON
 
 extension SyncRun {
@@ -45,6 +46,14 @@ extension SyncRun {
                 "DECLARE stockpot_down NO SCROLL CURSOR FOR SELECT key, version, deleted, doc::text FROM \(table.qualifiedName) WHERE \(condition)",
                 parameters)
             report(.down, done: 0, total: total)
+            // A soup with no entries and no sync state (a first sync) takes the rows as plain
+            // inserts: no key to look up, no state to read, while nothing else writes to it.
+            var fresh = try read { view throws(StockpotError) in
+                let count: Int = try view.count(of: soup)
+                let states: [EntryState] = try SyncStateStore.allEntryStates(view, soup: soup, limit: 1)
+                return count == 0 && states.isEmpty
+            }
+            var inserted = 0
             var done = 0
             while true {
                 try checkCancelled()
@@ -58,7 +67,7 @@ extension SyncRun {
                             key: result.string(index, 0) ?? "", version: result.integer(index, 1) ?? 0,
                             deleted: result.bool(index, 2) ?? false, document: result.bytes(index, 3)))
                 }
-                try applyDown(rows)
+                try applyDown(rows, fresh: &fresh, inserted: &inserted)
                 done += rows.count
                 report(.down, done: done, total: max(total, done))
             }
@@ -77,26 +86,46 @@ extension SyncRun {
     }
 
     /// Applies one batch of server rows in one store transaction, with their entry states.
-    func applyDown(_ rows: [ServerRow]) throws(SyncError) {
-        var parsed: [JSONValue?] = []
-        parsed.reserveCapacity(rows.count)
-        for row in rows where !row.deleted {
-            do {
-                parsed.append(try JSONReader.parse(row.document))
-            } catch {
+    /// `fresh` says the soup held nothing of its own before this sync and `inserted` entries
+    /// since; it is checked again in the transaction and cleared once anything else wrote.
+    func applyDown(_ rows: [ServerRow], fresh: inout Bool, inserted: inout Int) throws(SyncError) {
+        // Each document read, stripped, written compact and hashed before the transaction,
+        // on every core: the transaction then only compares versions and writes.
+        struct Prepared {
+            var bytes: [UInt8]
+            var contentHash: Int64
+        }
+        let prepared = Parallel.map(count: rows.count, minimumPerPart: 256) { index -> Result<Prepared?, JSONError> in
+            guard !rows[index].deleted else { return .success(nil) }
+            return Result { () throws(JSONError) -> Prepared? in
+                let stripped = DocumentContent.stripped(try JSONReader.parse(rows[index].document))
+                return Prepared(bytes: DocumentContent.bytes(stripped), contentHash: DocumentContent.hash(stripped))
+            }
+        }
+        var documents: [Prepared?] = []
+        documents.reserveCapacity(rows.count)
+        for (row, result) in zip(rows, prepared) {
+            switch result {
+            case .success(let document): documents.append(document)
+            case .failure(let error):
                 throw SyncError(.schemaMismatch, "The server row of key \(row.key) holds no JSON document: \(error).", soup: soup)
             }
         }
         var outcome = summary
+        var stillFresh = fresh
+        var insertedNow = 0
         try write { transaction throws(StockpotError) in
-            let states = try SyncStateStore.entryStates(transaction, soup: soup, keys: rows.map(\.key))
-            var upserts: [JSONValue] = []
+            if stillFresh {
+                let count = try transaction.count(of: soup)
+                stillFresh = count == inserted
+            }
+            var states: [String: EntryState] = [:]
+            if !stillFresh { states = try SyncStateStore.entryStates(transaction, soup: soup, keys: rows.map(\.key)) }
+            var upserts: [[UInt8]] = []
             var deletions: [Int64] = []
             var newStates: [EntryState] = []
-            var documents = parsed.makeIterator()
             let checksLocal = options.mergeMode == .leaveIfChanged
-            for row in rows {
-                let document = row.deleted ? nil : documents.next() ?? nil
+            for (row, document) in zip(rows, documents) {
                 outcome.considered += 1
                 let state = states[row.key]
                 if let state, state.baseVersion >= row.version {
@@ -104,7 +133,7 @@ extension SyncRun {
                     continue
                 }
                 // The local entry is needed to judge it (leaveIfChanged) and to delete it.
-                let local = checksLocal || row.deleted ? try localEntry(transaction, key: row.key) : nil
+                let local = !stillFresh && (checksLocal || row.deleted) ? try localEntry(transaction, key: row.key) : nil
                 if checksLocal, Self.isDirty(local: local, state: state) {
                     outcome.skipped += 1
                     continue
@@ -116,19 +145,24 @@ extension SyncRun {
                     } else {
                         outcome.unchanged += 1
                     }
-                    newStates.append(EntryState(key: row.key, baseVersion: row.version, contentHash: 0, deleted: true))
+                    var next = EntryState(key: row.key, baseVersion: row.version, contentHash: 0, deleted: true)
+                    next.stateEntryID = state?.stateEntryID
+                    newStates.append(next)
                 } else if let document {
-                    let stripped = DocumentContent.stripped(document)
-                    upserts.append(stripped)
-                    newStates.append(
-                        EntryState(key: row.key, baseVersion: row.version, contentHash: DocumentContent.hash(stripped), deleted: false))
+                    upserts.append(document.bytes)
+                    var next = EntryState(key: row.key, baseVersion: row.version, contentHash: document.contentHash, deleted: false)
+                    next.stateEntryID = state?.stateEntryID
+                    newStates.append(next)
                     outcome.applied += 1
                 }
             }
             if !deletions.isEmpty { try transaction.delete(deletions, from: soup) }
-            if !upserts.isEmpty { _ = try transaction.upsert(upserts, into: soup, externalIdPath: keyPath) }
-            try SyncStateStore.write(transaction, soup: soup, states: newStates)
+            if !upserts.isEmpty { _ = try transaction.upsert(json: upserts, into: soup, externalIdPath: stillFresh ? nil : keyPath) }
+            try SyncStateStore.write(transaction, soup: soup, states: newStates, inserting: stillFresh)
+            insertedNow = upserts.count
         }
+        fresh = stillFresh
+        inserted += insertedNow
         summary = outcome
     }
 }

@@ -34,7 +34,9 @@ extension SyncRun {
                     let local = try localEntry(transaction, key: state.key)
                     guard !Self.isDirty(local: local, state: state) else { continue }
                     if let id = local?.objectValue?["_soupEntryId"]?.integerValue { deletions.append(id) }
-                    newStates.append(EntryState(key: state.key, baseVersion: state.baseVersion, contentHash: 0, deleted: true))
+                    var next = EntryState(key: state.key, baseVersion: state.baseVersion, contentHash: 0, deleted: true)
+                    next.stateEntryID = state.stateEntryID
+                    newStates.append(next)
                 }
                 if !deletions.isEmpty { try transaction.delete(deletions, from: soup) }
                 try SyncStateStore.write(transaction, soup: soup, states: newStates)

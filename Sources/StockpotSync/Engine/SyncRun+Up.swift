@@ -16,8 +16,11 @@ extension SyncRun {
         case alreadyThere(version: Int64)
         /// The server's version stays and the local entry takes it (nil: a tombstone).
         case takeServer(version: Int64, document: JSONValue?)
-        /// Left unsynced: a conflict under `fail`, or a row another device created meanwhile.
+        /// Left unsynced: a conflict under `fail`.
         case pending
+        /// Another device created the row between this batch's read and its write: sent
+        /// again in a batch of its own, where it meets the row.
+        case raced
         /// A delete of an entry the server never had: nothing to send.
         case neverOnServer
     }
@@ -32,8 +35,26 @@ extension SyncRun {
         while start < changes.count {
             try checkCancelled()
             let batch = Array(changes[start..<min(start + options.batchSize, changes.count)])
-            let outcomes = try sendBatch(batch, device: device)
-            try applyUp(batch, outcomes)
+            var sending = batch
+            // A change that raced another device's insert is sent again: the row now exists,
+            // so it is decided like any other (a few rounds; each needs a new insert to lose).
+            for attempt in 1...5 {
+                let outcomes = try sendRetryingDeadlocks(sending, device: device)
+                let raced = zip(sending, outcomes).filter { if case .raced = $0.1 { return true } else { return false } }.map(\.0)
+                if attempt == 5 {
+                    for change in raced {
+                        summary.conflicts.append(
+                            SyncConflict(soup: soup, key: change.key, local: change.document, server: nil, baseVersion: change.baseVersion, serverVersion: 0))
+                        summary.unresolved += 1
+                    }
+                    try applyUp(sending, outcomes)
+                    break
+                }
+                let settled = zip(sending, outcomes).filter { if case .raced = $0.1 { return false } else { return true } }
+                try applyUp(settled.map(\.0), settled.map(\.1))
+                if raced.isEmpty { break }
+                sending = raced
+            }
             start += batch.count
             done += batch.count
             report(.up, done: done, total: changes.count)
@@ -43,6 +64,20 @@ extension SyncRun {
             cursor.upSequence = max(cursor.upSequence, through)
             cursor.lastUpAt = Self.now()
             try SyncStateStore.write(transaction, soup: soup, states: [], cursor: cursor)
+        }
+    }
+
+    /// ``sendBatch(_:device:)``, sent again when the server chose it as a deadlock's victim
+    /// or could not serialize it (it was rolled back, so nothing of it happened).
+    func sendRetryingDeadlocks(_ batch: [LocalChangeReader.LocalChange], device: String) throws(SyncError) -> [UpOutcome] {
+        var attempt = 0
+        while true {
+            do {
+                return try sendBatch(batch, device: device)
+            } catch where (error.sqlState == "40P01" || error.sqlState == "40001") && attempt < 10 {
+                attempt += 1
+                try checkCancelled()
+            }
         }
     }
 
@@ -57,6 +92,7 @@ extension SyncRun {
                 """
                 SELECT t.key, t.version, t.deleted, CASE WHEN t.version = x.base THEN NULL ELSE t.doc::text END
                 FROM \(table.qualifiedName) AS t JOIN unnest($1::text[], $2::bigint[]) AS x(key, base) USING (key)
+                ORDER BY t.key
                 FOR UPDATE OF t
                 """,
                 [SQLText.array(batch.map(\.key)), SQLText.array(batch.map { Optional($0.baseVersion) })])
@@ -148,8 +184,7 @@ extension SyncRun {
                     if let version = versions[batch[write.position].key] {
                         outcomes[write.position] = .written(version: version, document: write.document, resolved: write.resolved)
                     } else {
-                        outcomes[write.position] = .pending  // another device created the row meanwhile
-                        summary.unresolved += 1
+                        outcomes[write.position] = .raced  // another device created the row meanwhile
                     }
                 }
             }
@@ -187,20 +222,22 @@ extension SyncRun {
                 switch result {
                 case .written(let version, let document, let resolved):
                     if resolved { take(document) }
-                    states.append(Self.state(change.key, version, document))
+                    states.append(Self.state(change, version, document))
                     if document == nil { outcome.deleted += 1 } else { outcome.applied += 1 }
                 case .alreadyThere(let version):
-                    states.append(Self.state(change.key, version, change.document))
+                    states.append(Self.state(change, version, change.document))
                     outcome.unchanged += 1
                 case .takeServer(let version, let document):
                     take(document)
-                    states.append(Self.state(change.key, version, document))
-                case .pending:
+                    states.append(Self.state(change, version, document))
+                case .pending, .raced:
                     var state = change.state ?? EntryState(key: change.key, baseVersion: 0, contentHash: 0, deleted: false)
                     state.pending = true
                     states.append(state)
                 case .neverOnServer:
-                    states.append(EntryState(key: change.key, baseVersion: change.baseVersion, contentHash: 0, deleted: true))
+                    var state = EntryState(key: change.key, baseVersion: change.baseVersion, contentHash: 0, deleted: true)
+                    state.stateEntryID = change.state?.stateEntryID
+                    states.append(state)
                 }
             }
             if !deletions.isEmpty { try transaction.delete(deletions, from: soup) }
@@ -210,11 +247,14 @@ extension SyncRun {
         summary = outcome
     }
 
-    /// The state of an entry in step with a server version holding `document` (nil: tombstone).
-    static func state(_ key: String, _ version: Int64, _ document: JSONValue?) -> EntryState {
-        EntryState(
-            key: key, baseVersion: version,
+    /// The state of a change's entry in step with a server version holding `document`
+    /// (nil: tombstone), replacing the state it had.
+    static func state(_ change: LocalChangeReader.LocalChange, _ version: Int64, _ document: JSONValue?) -> EntryState {
+        var state = EntryState(
+            key: change.key, baseVersion: version,
             contentHash: document.map { DocumentContent.hash($0) } ?? 0, deleted: document == nil)
+        state.stateEntryID = change.state?.stateEntryID
+        return state
     }
 
     /// Whether a local and a server version hold the same content (both deleted counts).

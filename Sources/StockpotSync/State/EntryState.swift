@@ -15,6 +15,9 @@ package struct EntryState: Sendable, Equatable {
     package var deleted: Bool
     /// Whether a local change awaits a conflict's resolution (policy `fail`, or a race lost).
     package var pending: Bool
+    /// The entry id of this state's document in the sync soup, when it was read from there:
+    /// a write replaces it by id, without looking the key up.
+    package var stateEntryID: Int64?
 
     package init(key: String, baseVersion: Int64, contentHash: Int64, deleted: Bool, pending: Bool = false) {
         self.key = key
@@ -26,12 +29,14 @@ package struct EntryState: Sendable, Equatable {
 
     /// The document of this state in the sync soup.
     func document(soup: String) -> JSONValue {
-        .object(JSONObject([
+        var object = JSONObject([
             (SyncStateStore.lookupPath, .string(SyncStateStore.entryLookup(soup: soup, key: key))),
             ("soup", .string(soup)), ("key", .string(key)),
             ("base", .integer(baseVersion)), ("hash", .integer(contentHash)), ("deleted", .bool(deleted)),
             (SyncStateStore.pendingPath, pending ? .string(soup) : .null),
-        ]))
+        ])
+        if let stateEntryID { object["_soupEntryId"] = .integer(stateEntryID) }
+        return .object(object)
     }
 
     /// The state a sync soup document holds; nil when it is not one.
@@ -41,5 +46,6 @@ package struct EntryState: Sendable, Equatable {
             case .bool(let deleted)? = object["deleted"]
         else { return nil }
         self.init(key: key, baseVersion: base, contentHash: hash, deleted: deleted, pending: object[SyncStateStore.pendingPath]?.stringValue != nil)
+        stateEntryID = object["_soupEntryId"]?.integerValue
     }
 }

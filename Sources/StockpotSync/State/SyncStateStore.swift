@@ -49,11 +49,19 @@ package enum SyncStateStore {
     }
 
     /// Every entry state of `soup`, in key order.
-    package static func allEntryStates(_ reader: some EntryQuerying, soup: String) throws(StockpotError) -> [EntryState] {
+    package static func allEntryStates(_ reader: some EntryQuerying, soup: String, limit: Int? = nil) throws(StockpotError) -> [EntryState] {
         var spec = QuerySpec(queryType: .range)
         spec.indexPath = lookupPath
         spec.beginKey = .string(entryLookup(soup: soup, key: ""))
         spec.endKey = .string("e" + separator + soup + "\u{20}")
+        if let limit {
+            spec.pageSize = limit
+            do {
+                return try reader.query(spec, in: soupName, page: 0).rows.compactMap(EntryState.init(document:))
+            } catch where error.code == .soupNotFound {
+                return []
+            }
+        }
         return try allRows(reader, spec).compactMap(EntryState.init(document:))
     }
 
@@ -70,12 +78,24 @@ package enum SyncStateStore {
         try lookup(reader, cursorLookup(soup: soup)).flatMap(SoupCursor.init(document:)) ?? SoupCursor(soup: soup)
     }
 
-    /// Writes entry states and, when given, a cursor.
-    package static func write(_ transaction: WriteTransaction, soup: String, states: [EntryState], cursor: SoupCursor? = nil) throws(StockpotError) {
-        var documents = states.map { $0.document(soup: soup) }
-        if let cursor { documents.append(cursor.document()) }
-        guard !documents.isEmpty else { return }
-        _ = try transaction.upsert(documents, into: soupName, externalIdPath: lookupPath)
+    /// Writes entry states and, when given, a cursor. A state read from the sync soup
+    /// (``EntryState/stateEntryID``) replaces its document by id; with `inserting` (no state
+    /// of these entries exists) the others are inserted; otherwise they are upserted by key.
+    package static func write(
+        _ transaction: WriteTransaction, soup: String, states: [EntryState], cursor: SoupCursor? = nil, inserting: Bool = false
+    ) throws(StockpotError) {
+        var byID: [[UInt8]] = []
+        var byKey: [[UInt8]] = []
+        for state in states {
+            if state.stateEntryID != nil || inserting {
+                byID.append(JSONWriter.write(state.document(soup: soup)))
+            } else {
+                byKey.append(JSONWriter.write(state.document(soup: soup)))
+            }
+        }
+        if let cursor { byKey.append(JSONWriter.write(cursor.document())) }
+        if !byID.isEmpty { _ = try transaction.upsert(json: byID, into: soupName) }
+        if !byKey.isEmpty { _ = try transaction.upsert(json: byKey, into: soupName, externalIdPath: lookupPath) }
     }
 
     /// This store's device id (made and saved on first use): the server's `device` column.

@@ -15,8 +15,8 @@ final class SyncFixture: @unchecked Sendable {  // used by one test; stores are 
     let directory: TemporaryDirectory
     static let soup = "Account"
 
-    init(soups: [String] = [SyncFixture.soup], initialize: Bool = true) throws {
-        postgres = try TestPostgres.shared()
+    init(soups: [String] = [SyncFixture.soup], initialize: Bool = true, postgres given: TestPostgres? = nil) throws {
+        postgres = try given ?? TestPostgres.shared()
         database = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let admin = try PGConnection(postgres.connectionString())
         try admin.execute("CREATE DATABASE \(database)")

@@ -1,0 +1,143 @@
+// Faults during sync, each followed by a rerun that converges (checked against the server's
+// audit): connections dropped, reset and stalled at random byte counts by a TCP proxy; the
+// syncing process killed at random points; the server restarted in the middle of a sync.
+
+import Foundation
+import Synchronization
+import Stockpot
+@testable import StockpotSync
+import StockpotTestSupport
+import SyncWorkload
+import Testing
+
+@Suite("Sync faults")
+struct SyncFaultTests {
+    static let kills = TestEnvironment.integer("STOCKPOT_SYNC_KILLS", default: 6)
+
+    @Test func devicesBehindAFaultyConnectionConvergeOnceItHeals() async throws {
+        let seed = TestEnvironment.seed("STOCKPOT_SYNC_SEED", default: UInt64.random(in: 1...UInt64.max))
+        print("fault proxy: seed \(seed)")
+        let fixture = try SyncFixture(soups: [DeviceWorkload.soup])
+        let model = try SyncModel(fixture)
+        let proxy = try FaultProxy(upstream: fixture.postgres.socketPath, seed: seed)
+        defer { proxy.stop() }
+        let throughProxy = "host=127.0.0.1 port=\(proxy.port) dbname=\(fixture.database) user=postgres sslmode=disable connect_timeout=5"
+        let keys = DeviceWorkload.keyPool(12)
+        let devices = 3
+        var events = [[WorkloadEvent]](repeating: [], count: devices)
+        let stores = try (0..<devices).map { device in
+            try DeviceWorkload(
+                storePath: fixture.directory.file("device-\(device)"), server: throughProxy, device: device, seed: 0, rounds: 0,
+                writesPerRound: 0, keys: keys, policy: "clientWins"
+            ).openStore()
+        }
+        var failures: [SyncError.Code: Int] = [:]
+        for iteration in 0..<12 {
+            for device in 0..<devices {
+                let workload = DeviceWorkload(
+                    storePath: "", server: throughProxy, device: device, seed: seed &+ UInt64(iteration * devices + device), rounds: 1,
+                    writesPerRound: 5, keys: keys, policy: "clientWins")
+                let log = EventLog()
+                do {
+                    try await workload.run(stores[device], firstCounter: Int64(iteration) * 1_000) { log.append($0) }
+                } catch let error as SyncError {
+                    failures[error.code, default: 0] += 1
+                    #expect([.connectionLost, .connectionFailed].contains(error.code), "\(error)")
+                }
+                events[device] += log.events
+            }
+        }
+        print("fault proxy: \(proxy.faults) connections broken, failures \(failures)")
+        #expect(proxy.faults > 0)
+        #expect(failures.values.reduce(0, +) > 0)
+        proxy.setFaults(false)
+        try await SyncModel.settle(stores, server: throughProxy, events: &events)
+        let server = try model.serverValues()
+        for (device, store) in stores.enumerated() {
+            #expect(try SyncModel.localValues(store) == server, "device \(device), seed \(seed)")
+            let lost = try model.lostChanges(events[device], device: "device \(device)")
+            #expect(lost.isEmpty, "seed \(seed): \(lost.prefix(3))")
+        }
+        #expect(try model.writtenTwice() == [], "seed \(seed)")
+    }
+
+    @Test func aSyncingProcessKilledAnywhereConvergesWhenRunAgain() async throws {
+        let seed = TestEnvironment.seed("STOCKPOT_SYNC_SEED", default: UInt64.random(in: 1...UInt64.max))
+        print("kill: seed \(seed), \(Self.kills) kills")
+        var random = seed
+        func next() -> UInt64 {
+            random ^= random << 13
+            random ^= random >> 7
+            random ^= random << 17
+            return random
+        }
+        let fixture = try SyncFixture(soups: [DeviceWorkload.soup])
+        let model = try SyncModel(fixture)
+        let storePath = fixture.directory.file("device")
+        let keys = DeviceWorkload.keyPool(200)
+        var acked: [String: Int64?] = [:]
+        var inFlight = 0
+        for kill in 0..<Self.kills {
+            let output = fixture.directory.file("kill-\(kill).out")
+            let pid = try ChildProcess.spawn(
+                [BinaryRun.binary("SyncDevice"), storePath, fixture.server, "0", String(next()), "1000", "40", "clientWins", String(keys.count), String(kill * 1_000_000)],
+                input: nil, output: output, errors: output + ".err")
+            // Once it has started writing (a loaded machine may take a while), at a random time.
+            for _ in 0..<600 where ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").isEmpty {
+                usleep(50_000)
+            }
+            usleep(UInt32(next() % 1_500_000))
+            Glibc.kill(pid, SIGKILL)
+            #expect(ChildProcess.wait(pid) == 128 + SIGKILL, "the device ended before it was killed: \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
+            for line in ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n") {
+                if case .ack(let key, let value)? = WorkloadEvent(line: String(line)) { acked[key] = value }
+            }
+            inFlight += 1  // at most one write per run was committed but not yet reported
+        }
+        let store = try DeviceWorkload(storePath: storePath, server: fixture.server, device: 0, seed: 0, rounds: 0, writesPerRound: 0, keys: keys, policy: "clientWins").openStore()
+        var events: [[WorkloadEvent]] = [[]]
+        try await SyncModel.settle([store], server: fixture.server, events: &events)
+        let local = try SyncModel.localValues(store)
+        #expect(local == (try model.serverValues()), "seed \(seed)")
+        // Every acknowledged write is what the store and the server hold, but for the write
+        // each kill may have cut between its commit and its report.
+        let differing = acked.filter { key, value in local[key] != value }
+        #expect(differing.count <= inFlight, "seed \(seed): \(differing.prefix(5))")
+        #expect(!acked.isEmpty)
+        #expect(try model.writtenTwice() == [], "seed \(seed)")
+        let total = try await store.count(.all(), in: DeviceWorkload.soup)
+        #expect(total == local.count)  // one entry per key: no duplicates
+        try await store.close()
+    }
+
+    @Test func aServerRestartedMidSyncIsConnectionLostAndARerunConverges() async throws {
+        let postgres = try TestPostgres.makePrivate()
+        defer { try? postgres.stop(mode: "immediate") }
+        let fixture = try SyncFixture(postgres: postgres)
+        let model = try SyncModel(fixture)
+        let a = try fixture.device("a")
+        let b = try fixture.device("b")
+        _ = try await a.upsert((0..<300).map { ["name": .string("n\($0)"), "v": .integer(Int64($0))] }, into: SyncFixture.soup)
+        var options = SyncOptions()
+        options.batchSize = 10
+        let restarted = Mutex(false)
+        options.progress = { progress in
+            if progress.done == 100, !restarted.withLock({ $0 }) {
+                restarted.withLock { $0 = true }
+                try? postgres.restart(mode: "immediate")
+            }
+        }
+        let up = await SyncErrorTests.code { _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options) }
+        #expect(up?.code == .connectionLost)
+        let rerun = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        #expect(rerun.applied + rerun.unchanged == 200 || rerun.applied + rerun.unchanged == 210)
+        #expect(try fixture.serverDocuments().count == 300)
+
+        restarted.withLock { $0 = false }
+        let down = await SyncErrorTests.code { _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup, options: options) }
+        #expect(down?.code == .connectionLost)
+        _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup)
+        #expect(SyncFixture.same(try SyncFixture.localDocuments(b), try fixture.serverDocuments()))
+        #expect(try model.writtenTwice() == [])
+    }
+}
