@@ -71,7 +71,7 @@ final class FaultProxy: @unchecked Sendable {  // state behind a Mutex; sockets 
             let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
-            _ = withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
                 upstream.utf8CString.withUnsafeBytes { raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(raw.count))) }
             }
             let connected = withUnsafePointer(to: &address) {
