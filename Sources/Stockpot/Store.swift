@@ -50,6 +50,23 @@ public final class Store: Sendable {
         try open(directory: directory, options: options, fileSystem: RealFileSystem())
     }
 
+    /// How ``open(directory:mode:options:)`` opens a store.
+    public enum OpenMode: Sendable, Hashable {
+        /// Reads and writes; creates the store when it does not exist; locks it.
+        case readWrite
+        /// A consistent snapshot as of the open: never writes a byte, takes no lock, works
+        /// beside a process that has the store open for writing (``StoreOptions/readOnly``).
+        case readOnly
+    }
+
+    /// Opens the store in `directory` in `mode`: `options` with ``StoreOptions/readOnly`` set
+    /// as the mode says.
+    public static func open(directory: String, mode: OpenMode, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
+        var options = options
+        options.readOnly = mode == .readOnly
+        return try open(directory: directory, options: options)
+    }
+
     /// Opens the store in `directory` of `fileSystem` (the in-memory and fault-injecting file
     /// systems of StockpotStorage, for tests); as ``open(directory:options:)`` otherwise.
     package static func open(

@@ -71,12 +71,10 @@ import Testing
             // Drain the writer's acknowledgements so that it never blocks on a full pipe.
             let drain = Thread { _ = output.fileHandleForReading.readDataToEndOfFile() }
             drain.start()
-            var options = StoreOptions()
-            options.readOnly = true
             var highest: UInt64 = 0
             for round in 0..<25 {
                 Thread.sleep(forTimeInterval: 0.02)
-                let store = try Store.open(directory: directory, options: options)
+                let store = try Store.open(directory: directory, mode: .readOnly)
                 let last = store.lastSequence
                 #expect(last >= highest, "open \(round): the last sequence went back from \(highest) to \(last)")
                 highest = last
