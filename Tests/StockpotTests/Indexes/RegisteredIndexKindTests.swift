@@ -161,15 +161,11 @@ import Testing
     }
 }
 
-/// A kind whose name a test chooses (to try invalid names).
-private struct NamedKind: PathIndex {
-    nonisolated(unsafe) static var kindName = ""
-    static func with(_ name: String) -> NamedKind.Type {
-        kindName = name
-        return NamedKind.self
-    }
-    init() {}
-    init(serialized bytes: UnsafeRawBufferPointer) throws {}
+/// A kind that holds nothing: what the registration tests need besides a name.
+private protocol EmptyKind: PathIndex {}
+
+extension EmptyKind {
+    init(serialized bytes: UnsafeRawBufferPointer) throws { self.init() }
     var count: Int { 0 }
     mutating func insert(_ value: IndexValue, id: Int64) {}
     mutating func remove(_ value: IndexValue, id: Int64) {}
@@ -179,16 +175,18 @@ private struct NamedKind: PathIndex {
     func ids(answering operation: IndexOperation) -> [Int64] { [] }
 }
 
+/// A kind whose name a test chooses (to try invalid names).
+private struct NamedKind: EmptyKind {
+    nonisolated(unsafe) static var kindName = ""
+    static func with(_ name: String) -> NamedKind.Type {
+        kindName = name
+        return NamedKind.self
+    }
+    init() {}
+}
+
 /// Another type under DistinctValuesIndex's name.
-private struct Impostor: PathIndex {
+private struct Impostor: EmptyKind {
     static let kindName = DistinctValuesIndex.kindName
     init() {}
-    init(serialized bytes: UnsafeRawBufferPointer) throws {}
-    var count: Int { 0 }
-    mutating func insert(_ value: IndexValue, id: Int64) {}
-    mutating func remove(_ value: IndexValue, id: Int64) {}
-    mutating func remove(ids: Set<Int64>) {}
-    func serialized() -> [UInt8] { [] }
-    func estimatedCost(of operation: IndexOperation) -> Int? { nil }
-    func ids(answering operation: IndexOperation) -> [Int64] { [] }
 }
