@@ -56,6 +56,7 @@ struct ReportRow {
         if workload.hasPrefix("sql.") { return "Smart SQL" }
         if workload.hasPrefix("storage.") { return "Storage engine" }
         if workload.hasPrefix("sync.") { return "Sync" }
+        if workload.hasPrefix("api.") { return "Swift API" }
         return "Other"
     }
 
@@ -77,7 +78,7 @@ struct ReportRow {
     /// pretty-printed and escape-heavy input and with a long full_text field, updates by id and
     /// by external id, deletes then compaction, reads while a writer ingests (against SQLite
     /// tuned), the mixed run (shortened) and durable single upserts, the storage engine against
-    /// each key-value peer, the budgets, and encrypted against plain Stockpot.
+    /// each key-value peer, the budgets, encrypted against plain Stockpot, and the Swift API's async and Codable paths against its synchronous and raw-bytes ones.
     static let defaults: [ReportRow] = {
         let reads = [
             "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
@@ -109,6 +110,7 @@ struct ReportRow {
             + peers
             + (["exec.request-memory"] + SQLBudgetWorkload.all.map(\.name)).map { ReportRow(workload: $0) }
             + [ReportRow(workload: "store.ingest5-encrypted", arguments: ["--runs", "3"]), ReportRow(workload: "store.get-encrypted")]
+            + APIWorkload.all.map { ReportRow(workload: $0.name) }
             + sqlcipherRows.map { ReportRow(workload: $0, setup: .sqlcipher, arguments: $0.hasPrefix("store.ingest") ? ["--runs", "1"] : []) }
     }()
 }

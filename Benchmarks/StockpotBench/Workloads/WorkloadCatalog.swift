@@ -30,6 +30,7 @@ enum WorkloadCatalog {
             + SQLBudgetWorkload.all.map { $0 as any Workload }
             + StoreObserveWorkload.all.map { $0 as any Workload }
             + [EncryptedIngestWorkload(), EncryptedGetWorkload()]
+            + APIWorkload.all.map { $0 as any Workload }
     }
 
     /// The workload named `name`, or `nil`.
