@@ -85,4 +85,16 @@ import Testing
         reopened.encryption = .passphrase("a new passphrase")
         try Store.open(directory: secretDirectory, options: reopened).close()
     }
+
+    /// The README's `Package.swift` lines name the package and a library product that
+    /// Package.swift declares, so that an adopter copying them gets a manifest that resolves.
+    @Test func theDependencySnippetNamesTheRealProduct() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().appendingPathComponent("../../..").standardizedFileURL
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let product = try #require(readme.firstMatch(of: /\.product\(name: "([^"]+)", package: "([^"]+)"\)/))
+        #expect(manifest.contains("name: \"\(product.2)\","), "Package.swift's package is not named \(product.2)")
+        #expect(manifest.contains(".library(name: \"\(product.1)\""), "Package.swift has no library product \(product.1)")
+    }
 }
