@@ -9,7 +9,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test crash crash-convert query-soak sql-soak sync-soak bench bench-queries bench-queries-1m bench-sql bench-report \
+.PHONY: all deps build demo test docs crash crash-convert query-soak sql-soak sync-soak bench bench-queries bench-queries-1m bench-sql bench-report \
 	bench-report-1m clean \
 	fuzz fuzz-build sanitize sanitize-thread sanitize-address
 
@@ -38,7 +38,14 @@ demo: deps
 test: deps
 	bash Tools/check-layers.sh
 	bash Tools/build-tests.sh $(SWIFT)
+	bash Tools/build-docs.sh $(SWIFT) .build/docs
 	$(SWIFT) test --skip-build; rc=$$?; bash Tools/stop-test-postgres.sh; exit $$rc
+
+# The DocC reference and articles (Sources/Stockpot/Stockpot.docc) as a static site in
+# DOCS_OUTPUT; fails on any DocC warning (Tools/build-docs.sh). `make test` builds it too.
+DOCS_OUTPUT ?= .build/docs
+docs: deps
+	bash Tools/build-docs.sh $(SWIFT) $(DOCS_OUTPUT)
 
 # The long crash run: many more SIGKILLs of a writing child process than `make test` makes.
 CRASH_KILLS ?= 3000

@@ -18,9 +18,9 @@ extension StockpotError: LocalizedError {
 
 extension Store {
     /// Opens the store at the file URL `url`, creating it when it does not exist. See
-    /// ``open(directory:options:)``.
+    /// ``open(directory:options:)-9ekas``.
     ///
-    /// - Throws: `invalid_argument` for a URL that is not a file URL; as ``open(directory:options:)``.
+    /// - Throws: `invalid_argument` for a URL that is not a file URL; as ``open(directory:options:)-9ekas``.
     public static func open(url: URL, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
         guard url.isFileURL else {
             throw StockpotError(.invalidArgument, "A store lives in a directory; \(url) is not a file URL.")

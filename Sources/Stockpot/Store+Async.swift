@@ -159,7 +159,7 @@ extension Store {
     }
 
     /// ``query(_:in:page:)``, off the caller's executor. A deferred `totalEntries` (see
-    /// ``StoreView/query(_:in:page:)``) is counted where it is first read.
+    /// ``StoreView/query(_:in:page:)-(QuerySpec,_,_)``) is counted where it is first read.
     public func query(_ spec: QuerySpec, in soup: String, page: Int = 0) async throws(StockpotError) -> QueryPage {
         try await offload { () throws(StockpotError) in try self.query(spec, in: soup, page: page) }
     }

@@ -21,7 +21,7 @@ extension Store {
     }
 
     /// Observes a query: yields the rows of its first page (what
-    /// ``StoreView/query(_:in:page:)`` gives for page 0) at once, then again after each commit
+    /// ``StoreView/query(_:in:page:)-(QuerySpec,_,_)`` gives for page 0) at once, then again after each commit
     /// that changed the soup. Results are computed on a Dispatch worker. (A `smart` spec is
     /// refused, as by `query`: observe its statement with
     /// ``observe(smartSQL:arguments:budget:)``.)

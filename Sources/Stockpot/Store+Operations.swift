@@ -101,7 +101,7 @@ extension Store {
         try perform { (transaction) throws(StockpotError) in try transaction.delete(ids, from: soup) }
     }
 
-    /// One page of a query's results (see ``StoreView/query(_:in:page:)``: a costly total is
+    /// One page of a query's results (see ``StoreView/query(_:in:page:)-(QuerySpec,_,_)``: a costly total is
     /// counted when first read, over the same state as the rows).
     ///
     /// - Throws: `soup_not_found`, `invalid_query`.

@@ -6,7 +6,7 @@ import StockpotQuery
 
 extension Store {
     /// Runs a Smart SQL statement on the current state, calling `body` with each row until it
-    /// returns false. See ``StoreView/forEachSmartRow(_:arguments:_:)``.
+    /// returns false. See ``StoreView/forEachSmartRow(_:arguments:budget:_:)``.
     public func forEachSmartRow(
         _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default, _ body: ([JSONValue]) -> Bool
     ) throws(StockpotError) {
@@ -14,14 +14,14 @@ extension Store {
     }
 
     /// One page of a Smart SQL statement's rows. See
-    /// ``StoreView/smartQuery(_:arguments:page:pageSize:)``.
+    /// ``StoreView/smartQuery(_:arguments:page:pageSize:budget:)``.
     public func smartQuery(
         _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int, budget: QueryBudget = .default
     ) throws(StockpotError) -> QueryPage {
         try view().smartQuery(sql, arguments: arguments, page: page, pageSize: pageSize, budget: budget)
     }
 
-    /// The number of rows of a Smart SQL statement. See ``StoreView/smartCount(_:arguments:)``.
+    /// The number of rows of a Smart SQL statement. See ``StoreView/smartCount(_:arguments:budget:)``.
     public func smartCount(
         _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default
     ) throws(StockpotError) -> Int {
@@ -34,7 +34,7 @@ extension Store {
         try view().smartColumnNames(sql, arguments: arguments)
     }
 
-    /// ``smartQuery(_:arguments:page:pageSize:)``, off the caller's executor. When the task
+    /// ``smartQuery(_:arguments:page:pageSize:budget:)-56bsk``, off the caller's executor. When the task
     /// is cancelled, the statement stops at the next row it visits with `cancelled`.
     public func smartQuery(
         _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int, budget: QueryBudget = .default
@@ -44,8 +44,8 @@ extension Store {
         }
     }
 
-    /// ``smartCount(_:arguments:)``, off the caller's executor; cancelled as
-    /// ``smartQuery(_:arguments:page:pageSize:budget:)`` is.
+    /// ``smartCount(_:arguments:budget:)``, off the caller's executor; cancelled as
+    /// ``smartQuery(_:arguments:page:pageSize:budget:)-9x6xt`` is.
     public func smartCount(
         _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default
     ) async throws(StockpotError) -> Int {

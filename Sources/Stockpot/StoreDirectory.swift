@@ -7,7 +7,7 @@ import StockpotStorage
 
 /// The stores kept under one root directory, each in a subdirectory named after the store.
 ///
-/// Immutable and `Sendable`. Opening goes through ``Store/open(directory:options:)``, so a
+/// Immutable and `Sendable`. Opening goes through ``Store/open(directory:options:)-9ekas``, so a
 /// store open in this or another process cannot be opened or removed (`store_locked`).
 public struct StoreDirectory: Sendable, Hashable {
     /// The root directory.
@@ -43,7 +43,7 @@ public struct StoreDirectory: Sendable, Hashable {
 
     /// Opens the named store, creating it (and the root) when it does not exist.
     ///
-    /// - Throws: `invalid_store_name`; the errors of ``Store/open(directory:options:)``.
+    /// - Throws: `invalid_store_name`; the errors of ``Store/open(directory:options:)-9ekas``.
     public func open(_ name: String, options: StoreOptions = StoreOptions()) throws(StockpotError) -> Store {
         try Self.validateName(name)
         do {

@@ -67,10 +67,13 @@ public struct StoreView: Sendable {
     /// The page's `totalEntries` is counted when first read when counting costs more than the
     /// page: a `like` query that is not a prefix finds its page by testing the index's keys in
     /// order and stops at the page's last row, as SQLite does; its total tests every key, over
-    /// this view's state, the first time it is read (see ``QueryPage``). Callers that need
+    /// this view's state, the first time it is read (see `QueryPage`). Callers that need
     /// only the rows never pay for it.
     ///
-    /// - Parameter page: 0-based; a page past the end has no rows.
+    /// - Parameters:
+    ///   - spec: The query.
+    ///   - soup: The soup's name.
+    ///   - page: 0-based; a page past the end has no rows.
     /// - Throws: `soup_not_found`, `invalid_query`.
     /// - Complexity: O(log n + page size) when the order path is indexed; for a `like` that is
     ///   not a prefix, the keys up to the page's last match.
@@ -81,10 +84,13 @@ public struct StoreView: Sendable {
     /// One page of a query's results as UTF-8 JSON, without parsing the documents: each
     /// document's bytes as stored (what ``retrieve(json:from:)`` gives), or, with select
     /// paths, each row's array of values written out. The same rows, in the same order, with
-    /// the same total (deferred the same way) as ``query(_:in:page:)``; for callers that pass
+    /// the same total (deferred the same way) as ``query(_:in:page:)-(QuerySpec,_,_)``; for callers that pass
     /// the rows on rather than read them (SmartStore's `queryAsString`).
     ///
-    /// - Parameter page: 0-based; a page past the end has no rows.
+    /// - Parameters:
+    ///   - spec: The query.
+    ///   - soup: The soup's name.
+    ///   - page: 0-based; a page past the end has no rows.
     /// - Throws: `soup_not_found`, `invalid_query`.
     public func query(json spec: QuerySpec, in soup: String, page: Int = 0) throws(StockpotError) -> QueryJSONPage {
         try runner.jsonPage(spec, in: soup, index: max(page, 0))

@@ -18,7 +18,7 @@ extension StoreView {
     ///
     /// - Parameters:
     ///   - since: The last sequence the caller has seen (0: from the start).
-    ///   - soups: Only changes of soups with these names; `nil` for every soup.
+    ///   - names: Only changes of soups with these names; `nil` for every soup.
     ///   - limit: The most changes to return, at least 1.
     /// - Throws: `changes_expired` when `since` is below ``purgedThrough`` or above
     ///   ``lastSequence``; `invalid_argument` for a limit below 1; `corruption`, `io_error`.

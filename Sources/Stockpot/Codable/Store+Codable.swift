@@ -14,7 +14,7 @@ extension Store {
     ///
     /// - Returns: The entry ids the values were stored under, in order.
     /// - Throws: `invalid_entry` when a value does not encode to a JSON object; the errors of
-    ///   ``upsert(_:into:externalIdPath:)``.
+    ///   ``upsert(_:into:externalIdPath:)-5kn3m``.
     @discardableResult
     public func upsert<T: Encodable>(
         encoding values: [T], into soup: String, externalIdPath: String? = nil,

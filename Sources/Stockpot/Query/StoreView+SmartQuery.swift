@@ -13,7 +13,11 @@ extension StoreView {
     /// Values: integers as `.integer`, doubles as `.double`, text as `.string`, null as `.null`,
     /// a `{soup:_soup}` column as the document object.
     ///
-    /// - Parameter arguments: the values bound to the `?` placeholders, in order.
+    /// - Parameters:
+    ///   - sql: The statement.
+    ///   - arguments: The values bound to the `?` placeholders, in order.
+    ///   - budget: The time and memory the statement may spend.
+    ///   - body: Called with each row; returns false to stop.
     /// - Throws: `smart_sql_syntax` (with the character position), `read_only_statement`,
     ///   `soup_not_found`, `invalid_query` (unknown function, wrong argument count, a bad path or
     ///   placeholder count); `resource_limit` past `budget`'s deadline or memory; `corruption`
@@ -62,9 +66,12 @@ extension StoreView {
     /// total number of rows.
     ///
     /// - Parameters:
+    ///   - sql: The statement.
+    ///   - arguments: The values bound to the `?` placeholders, in order.
     ///   - page: 0-based; a page past the end has no rows.
     ///   - pageSize: rows per page, at least 1.
-    /// - Throws: as ``forEachSmartRow(_:arguments:_:)``; `invalid_query` for a page size
+    ///   - budget: The time and memory the statement may spend.
+    /// - Throws: as ``forEachSmartRow(_:arguments:budget:_:)``; `invalid_query` for a page size
     ///   below 1.
     public func smartQuery(
         _ sql: String, arguments: [JSONValue] = [], page: Int = 0, pageSize: Int, budget: QueryBudget = .default
@@ -92,7 +99,7 @@ extension StoreView {
 
     /// The number of rows a Smart SQL statement returns.
     ///
-    /// - Throws: as ``forEachSmartRow(_:arguments:_:)``.
+    /// - Throws: as ``forEachSmartRow(_:arguments:budget:_:)``.
     public func smartCount(
         _ sql: String, arguments: [JSONValue] = [], budget: QueryBudget = .default
     ) throws(StockpotError) -> Int {
@@ -114,7 +121,7 @@ extension StoreView {
     /// The names of a Smart SQL statement's result columns: each column's `AS` alias, else
     /// its expression as written (SQLite's names). Nothing is run.
     ///
-    /// - Throws: as ``forEachSmartRow(_:arguments:_:)``.
+    /// - Throws: as ``forEachSmartRow(_:arguments:budget:_:)``.
     public func smartColumnNames(_ sql: String, arguments: [JSONValue] = []) throws(StockpotError) -> [String] {
         let values = try Self.sqlArguments(arguments)
         do {

@@ -4,14 +4,14 @@
 
 extension WriteTransaction {
     /// One page of a query's results, as this transaction sees the soup. See
-    /// ``StoreView/query(_:in:page:)``.
+    /// ``StoreView/query(_:in:page:)-(QuerySpec,_,_)``.
     ///
     /// - Throws: `soup_not_found`, `invalid_query`; `corruption` or `io_error` from reading.
     public func query(_ spec: QuerySpec, in soup: String, page: Int = 0) throws(StockpotError) -> QueryPage {
         try runner.page(spec, in: soup, index: max(page, 0))
     }
 
-    /// Like ``query(_:in:page:)``, the rows as UTF-8 JSON. See ``StoreView/query(json:in:page:)``.
+    /// Like ``query(_:in:page:)-(QuerySpec,_,_)``, the rows as UTF-8 JSON. See ``StoreView/query(json:in:page:)``.
     public func query(json spec: QuerySpec, in soup: String, page: Int = 0) throws(StockpotError) -> QueryJSONPage {
         try runner.jsonPage(spec, in: soup, index: max(page, 0))
     }

@@ -29,8 +29,11 @@ extension WriteTransaction {
     /// Replaces a soup's index specs and rebuilds its indexes from its entries, so that every
     /// index agrees with every entry when the call returns.
     ///
-    /// - Parameter reIndexData: Accepted for SmartStore compatibility; the indexes are rebuilt
-    ///   either way (see docs/semantics.md, "Writes").
+    /// - Parameters:
+    ///   - name: The soup's name.
+    ///   - indexSpecs: The soup's new index specs.
+    ///   - reIndexData: Accepted for SmartStore compatibility; the indexes are rebuilt
+    ///     either way (see docs/semantics.md, "Writes").
     /// - Throws: `soup_not_found`, `no_index_specs`, `invalid_index_spec`, `unique_violation`
     ///   when existing entries break a new unique index.
     /// - Complexity: O(n log n) for n entries, each read once.
