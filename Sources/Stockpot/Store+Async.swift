@@ -20,6 +20,31 @@ extension Store {
         return try result.get()
     }
 
+    /// Runs `work` off the caller's executor with a cancellation that the task's cancellation
+    /// sets, for reads that check it as they go.
+    func offloadCancellable<R: Sendable>(
+        _ work: @escaping @Sendable (SQLCancellation) throws(StockpotError) -> R
+    ) async throws(StockpotError) -> R {
+        let cancellation = SQLCancellation()
+        let result: Result<R, StockpotError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: Result { () throws(StockpotError) -> R in try work(cancellation) })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+        return try result.get()
+    }
+
+    /// A view of the current state whose document scans stop once `cancellation` is set.
+    private func view(cancelledBy cancellation: SQLCancellation) -> StoreView {
+        var view = view()
+        view.cancellation = cancellation
+        return view
+    }
+
     /// Runs the write `work` on ``asyncWrites``, after the async writes queued before it. When
     /// the caller's task is cancelled before the write starts, the write is abandoned:
     /// nothing is written and the call fails with `cancelled`. A write that has started runs
@@ -160,18 +185,28 @@ extension Store {
 
     /// ``query(_:in:page:)``, off the caller's executor. A deferred `totalEntries` (see
     /// ``StoreView/query(_:in:page:)-(QuerySpec,_,_)``) is counted where it is first read.
+    /// When the task is cancelled, a query that scans documents (a path with no index) stops
+    /// at the next entry with `cancelled`.
     public func query(_ spec: QuerySpec, in soup: String, page: Int = 0) async throws(StockpotError) -> QueryPage {
-        try await offload { () throws(StockpotError) in try self.query(spec, in: soup, page: page) }
+        try await offloadCancellable { (cancellation) throws(StockpotError) in
+            try self.view(cancelledBy: cancellation).query(spec, in: soup, page: page)
+        }
     }
 
-    /// ``query(json:in:page:)``, off the caller's executor.
+    /// ``query(json:in:page:)``, off the caller's executor; cancelled as
+    /// the async `query(_:in:page:)` is.
     public func query(json spec: QuerySpec, in soup: String, page: Int = 0) async throws(StockpotError) -> QueryJSONPage {
-        try await offload { () throws(StockpotError) in try self.query(json: spec, in: soup, page: page) }
+        try await offloadCancellable { (cancellation) throws(StockpotError) in
+            try self.view(cancelledBy: cancellation).query(json: spec, in: soup, page: page)
+        }
     }
 
-    /// ``count(_:in:)``, off the caller's executor.
+    /// ``count(_:in:)``, off the caller's executor; cancelled as
+    /// the async `query(_:in:page:)` is.
     public func count(_ spec: QuerySpec, in soup: String) async throws(StockpotError) -> Int {
-        try await offload { () throws(StockpotError) in try self.count(spec, in: soup) }
+        try await offloadCancellable { (cancellation) throws(StockpotError) in
+            try self.view(cancelledBy: cancellation).count(spec, in: soup)
+        }
     }
 
     /// ``deleteFirstPage(of:in:)``, off the caller's executor.

@@ -59,19 +59,10 @@ extension Store {
     private func offloadCancellable<R: Sendable>(
         _ budget: QueryBudget, _ work: @escaping @Sendable (QueryBudget) throws(StockpotError) -> R
     ) async throws(StockpotError) -> R {
-        let cancellation = SQLCancellation()
-        var budget = budget
-        budget.cancellation = cancellation
-        let cancellable = budget
-        let result: Result<R, StockpotError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: Result { () throws(StockpotError) -> R in try work(cancellable) })
-                }
-            }
-        } onCancel: {
-            cancellation.cancel()
+        try await offloadCancellable { (cancellation) throws(StockpotError) -> R in
+            var cancellable = budget
+            cancellable.cancellation = cancellation
+            return try work(cancellable)
         }
-        return try result.get()
     }
 }

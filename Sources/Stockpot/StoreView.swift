@@ -8,6 +8,8 @@ import StockpotJSON
 /// later writes never show in it. Immutable and `Sendable`: share it across threads freely.
 public struct StoreView: Sendable {
     let state: StoreState
+    /// Set by the async query calls: a scan stops at its next entry once it is cancelled.
+    var cancellation: SQLCancellation?
 
     init(state: StoreState) {
         self.state = state
@@ -163,6 +165,6 @@ public struct StoreView: Sendable {
     }
 
     private var runner: QueryRunner {
-        QueryRunner(state: state, reader: .state(state))
+        QueryRunner(state: state, reader: .state(state), cancellation: cancellation)
     }
 }

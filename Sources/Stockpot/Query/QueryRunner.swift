@@ -11,10 +11,13 @@ import StockpotQuery
 struct QueryRunner {
     let state: StoreState
     let reader: EntryReader
+    /// Stops a scan of documents at its next entry when cancelled (an async call's task).
+    let cancellation: SQLCancellation?
 
-    init(state: StoreState, reader: EntryReader) {
+    init(state: StoreState, reader: EntryReader, cancellation: SQLCancellation? = nil) {
         self.state = state
         self.reader = reader
+        self.cancellation = cancellation
     }
 
     /// The results of `spec` in `soupName`, in order.
@@ -23,7 +26,7 @@ struct QueryRunner {
     func results(of spec: QuerySpec, in soupName: String) throws(StockpotError) -> (SoupState, ResultOrder) {
         let soup = try state.existingSoup(named: soupName)
         do {
-            return (soup, try QueryPlanner(soup: SoupQuerySource(soup: soup, reader: reader)).results(of: spec))
+            return (soup, try QueryPlanner(soup: SoupQuerySource(soup: soup, reader: reader, cancellation: cancellation)).results(of: spec))
         } catch {
             throw StockpotError(error)
         }
@@ -33,7 +36,7 @@ struct QueryRunner {
     func count(of spec: QuerySpec, in soupName: String) throws(StockpotError) -> Int {
         let soup = try state.existingSoup(named: soupName)
         do {
-            return try QueryPlanner(soup: SoupQuerySource(soup: soup, reader: reader)).count(of: spec)
+            return try QueryPlanner(soup: SoupQuerySource(soup: soup, reader: reader, cancellation: cancellation)).count(of: spec)
         } catch {
             throw StockpotError(error)
         }

@@ -9,6 +9,9 @@ import StockpotQuery
 struct SoupQuerySource: QueryableSoup {
     let soup: SoupState
     let reader: EntryReader
+    /// Checked before each document a scan reads: the scans are where a query spends time
+    /// proportional to the soup, so that is where a cancelled async query stops.
+    var cancellation: SQLCancellation? = nil
 
     var name: String { soup.name }
     var indexedFields: [(path: String, type: IndexType)] { soup.record.specs.map { ($0.path, $0.type) } }
@@ -44,6 +47,10 @@ struct SoupQuerySource: QueryableSoup {
         var failure: QueryError?
         var values: [IndexValue] = []
         soup.entryIDs.forEach { entry in
+            if let cancellation, cancellation.isCancelled {
+                failure = QueryError(.cancelled, "The query was cancelled; nothing was changed.")
+                return false
+            }
             do {
                 guard let record = try reader.entry(soup: soup.id, id: entry.id) else { return true }
                 if created {

@@ -80,4 +80,33 @@ import Testing
         }
         try await store.close()
     }
+
+    @Test func aCancelledQueryThatScansDocumentsStops() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await Store.open(directory: directory.path, options: fastOptions())
+        try await store.registerSoup("s", indexSpecs: Self.specs)
+        try await store.upsert((0..<500).map { ["k": .integer(Int64($0)), "unindexed": .integer(Int64($0 % 7))] }, into: "s")
+        // "unindexed" has no index: the query reads every document, checking the cancellation
+        // before each. The task cancels itself before the call, so the scan stops at once.
+        let scan = Query.exact("unindexed", .integer(3)).spec
+        let cancelled = Task { () async throws -> Int in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await store.count(scan, in: "s")
+        }
+        do {
+            let count = try await cancelled.value
+            Issue.record("the cancelled scan ran to its end: \(count)")
+        } catch let error as StockpotError {
+            #expect(error.code == .cancelled, "\(error)")
+        }
+        let pageTask = Task { () async throws -> QueryPage in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await store.query(scan, in: "s")
+        }
+        await #expect(throws: StockpotError.self) { _ = try await pageTask.value }
+        // Not cancelled, the same scan answers.
+        #expect(try await store.count(scan, in: "s") == 71)
+        #expect(try await store.query(scan, in: "s").rows.count == 10)
+        try await store.close()
+    }
 }
