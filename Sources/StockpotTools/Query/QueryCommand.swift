@@ -21,6 +21,8 @@ public struct QueryCommand: ParsableCommand {
     package var format: RowFormat
     /// Print the column names first (table and csv).
     package var header: Bool
+    /// Print json and jsonl rows as objects keyed by column name.
+    package var objects: Bool
     /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
     public var keyFile: String?
 
@@ -33,7 +35,7 @@ public struct QueryCommand: ParsableCommand {
             Values: text as text, numbers as JSON numbers, a {soup:_soup} document as compact JSON; null is NULL in a table and an empty field in CSV (an empty string is ""). CSV follows RFC 4180 (CRLF line ends).
             Exit status: 0 with the rows printed; 65 when the store refuses the statement (smart_sql_syntax, read_only_statement, soup_not_found, invalid_query: the message on standard error); 1 when there is no store at STORE; 74 for an I/O error, and also (without a message) when the reader of standard output goes away, which ends the statement early.
             """,
-        usage: "query STORE SQL [--arg VALUE ...] [--format table|json|jsonl|csv] [--header]",
+        usage: "query STORE SQL [--arg VALUE ...] [--format table|json|jsonl|csv] [--header] [--objects]",
         arguments: [
             .init("STORE", "The store directory; it must exist."),
             .init("SQL", "One Smart SQL SELECT statement (a trailing ';' is allowed)."),
@@ -42,6 +44,7 @@ public struct QueryCommand: ParsableCommand {
             .init("--arg VALUE", "The value of the next '?' placeholder; repeat for more, in order. VALUE is read as JSON when it is valid JSON (12, 2.5, true, null, '\"12\"'), else taken as a string."),
             .init("--format table|json|jsonl|csv", "table (the default): boxed columns; json: one array of row arrays; jsonl: one row array per line; csv: RFC 4180."),
             .init("--header", "Begin table and csv output with the result column names (json and jsonl have none)."),
+            .init("--objects", "With --format json or jsonl: each row as an object whose members are the columns by name (the AS alias, else the expression as written), in column order."),
             KeyFile.optionHelp,
         ],
         examples: [
@@ -54,6 +57,9 @@ public struct QueryCommand: ParsableCommand {
             .init(
                 "query ./store 'SELECT {accounts:_soup} FROM {accounts}' --format jsonl | head -3",
                 "Streams whole entries as JSON Lines; the statement stops when head goes away."),
+            .init(
+                "query ./store 'SELECT {accounts:Name} AS name, {accounts:Industry} AS industry FROM {accounts}' --format json --objects",
+                "Prints [{\"name\": ..., \"industry\": ...}, ...]."),
         ])
 
     /// Reads the options and arguments.
@@ -64,6 +70,10 @@ public struct QueryCommand: ParsableCommand {
         }
         self.format = format
         header = try arguments.takeFlag("--header")
+        objects = try arguments.takeFlag("--objects")
+        guard !objects || format == .json || format == .jsonl else {
+            throw UsageError("The option '--objects' needs '--format json' or '--format jsonl'.")
+        }
         self.arguments = try arguments.takeRepeatedOption("--arg")
         keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
@@ -77,7 +87,7 @@ public struct QueryCommand: ParsableCommand {
         let output = ByteOutput.standardOutput()
         do throws(ToolFailure) {
             let store = try StoreAccess.openForReading(directory, encryption: KeyFile.encryption(keyFile))
-            let printer = RowPrinter(format: format, output: output, flushEachRow: isatty(1) != 0)
+            let printer = RowPrinter(format: format, output: output, flushEachRow: isatty(1) != 0, rowsAreObjects: objects)
             let values = arguments.map(SmartStatement.argument)
             let result: Result<Int, ToolFailure>
             do throws(ToolFailure) {

@@ -9,6 +9,10 @@ final class RowPrinter {
     private let format: RowFormat
     private let output: ByteOutput
     private let flushEachRow: Bool
+    /// `json` and `jsonl` rows as objects keyed by ``columnNames`` instead of arrays.
+    let rowsAreObjects: Bool
+    /// The statement's column names: the keys of object rows.
+    var columnNames: [String] = []
     private var table = TableLayout()
     private var line: [UInt8] = []
     /// Rows printed so far.
@@ -18,10 +22,19 @@ final class RowPrinter {
     static let flushThreshold = 64 << 10
 
     /// A printer of one statement's rows in `format` to `output`.
-    init(format: RowFormat, output: ByteOutput, flushEachRow: Bool) {
+    init(format: RowFormat, output: ByteOutput, flushEachRow: Bool, rowsAreObjects: Bool = false) {
         self.format = format
         self.output = output
         self.flushEachRow = flushEachRow
+        self.rowsAreObjects = rowsAreObjects && (format == .json || format == .jsonl)
+    }
+
+    /// A row as `json` and `jsonl` write it: an array, or an object of the column names and
+    /// values in column order (two columns of one name give two members of that name, as
+    /// sqlite3's JSON mode does).
+    private func jsonRow(_ row: [JSONValue]) -> JSONValue {
+        guard rowsAreObjects else { return .array(row) }
+        return .object(JSONObject(zip(columnNames, row).map { ($0, $1) }))
     }
 
     /// Prints the column names first: a header line in `table` (under its own rule) and a
@@ -57,9 +70,9 @@ final class RowPrinter {
             return
         case .json:
             line.append(contentsOf: rowCount == 0 ? Array("[\n".utf8) : Array(",\n".utf8))
-            JSONWriter.append(.array(row), to: &line)
+            JSONWriter.append(jsonRow(row), to: &line)
         case .jsonl:
-            JSONWriter.append(.array(row), to: &line)
+            JSONWriter.append(jsonRow(row), to: &line)
             line.append(0x0A)
         case .csv:
             for (column, value) in row.enumerated() {

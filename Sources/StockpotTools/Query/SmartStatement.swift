@@ -25,10 +25,11 @@ enum SmartStatement {
     ) throws(ToolFailure) -> Int {
         var writeFailure: ToolFailure?
         do {
-            if header {
+            if header || printer.rowsAreObjects {
                 let names = try store.smartColumnNames(sql, arguments: arguments)
+                printer.columnNames = names
                 do throws(ToolFailure) {
-                    try printer.header(names)
+                    if header { try printer.header(names) }
                 } catch {
                     writeFailure = error
                 }

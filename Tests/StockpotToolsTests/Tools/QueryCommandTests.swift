@@ -87,6 +87,26 @@ import Testing
         #expect(jsonl.outputText == "[\"Cogs\\nLtd\",80]\n[\"Acme Tools\",240]\n")
     }
 
+    @Test func objectsKeyEachRowByColumnName() throws {
+        let scratch = try ScratchDirectory()
+        let store = try Self.makeStore(in: scratch)
+        let sql = "SELECT {accounts:Name} AS name, {accounts:Size} * 2, {accounts:Rating} FROM {accounts} WHERE {accounts:Size} > ? ORDER BY 2"
+        let json = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--format", "json", "--objects"])
+        #expect(json.status == 0, "\(json.errors)")
+        #expect(json.outputText == """
+            [
+            {"name":"Cogs\\nLtd","{accounts:Size} * 2":80,"{accounts:Rating}":3},
+            {"name":"Acme Tools","{accounts:Size} * 2":240,"{accounts:Rating}":4.5}
+            ]
+
+            """)
+        let jsonl = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--format", "jsonl", "--objects"])
+        #expect(jsonl.outputText == "{\"name\":\"Cogs\\nLtd\",\"{accounts:Size} * 2\":80,\"{accounts:Rating}\":3}\n"
+            + "{\"name\":\"Acme Tools\",\"{accounts:Size} * 2\":240,\"{accounts:Rating}\":4.5}\n")
+        let csv = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--format", "csv", "--objects"])
+        #expect(csv.status == 64 && csv.errors.contains("'--objects' needs"), "\(csv.errors)")
+    }
+
     @Test func noRowsIsAnEmptyArrayInJSONAndNothingElsewhere() throws {
         let scratch = try ScratchDirectory()
         let store = try Self.makeStore(in: scratch)
