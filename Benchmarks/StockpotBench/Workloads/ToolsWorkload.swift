@@ -66,7 +66,7 @@ struct ToolsWorkload: Workload {
             defer { close(descriptor) }
             var summary = ImportSummary()
             let seconds = try ProcessCPUTime.measure {
-                summary = try JSONLinesImporter(store: store, soup: StoreSoups.name).run(reading: descriptor)
+                summary = try DocumentImporter(store: store, soup: StoreSoups.name).run(reading: descriptor)
                 try store.close()  // the import's one durable commit
             }
             guard summary.imported == documents.count else {

@@ -1,5 +1,6 @@
-// `stockpot import STORE --soup NAME [FILE]`: bulk ingestion of JSON Lines, batched with
-// relaxed durability and made durable once, at the end (the store's close).
+// `stockpot import STORE --soup NAME [--format jsonl|json|csv] [FILE]`: bulk ingestion of
+// JSON Lines, a JSON array or CSV, batched with relaxed durability and made durable once, at
+// the end (the store's close).
 
 import Foundation
 import Stockpot
@@ -17,6 +18,8 @@ public struct ImportCommand: ParsableCommand {
     public var externalIdPath: String?
     /// Skip bad lines instead of stopping.
     public var skipBad: Bool
+    /// How the input is written.
+    package var format: ImportFormat
     /// The input file; nil for standard input.
     public var file: String?
     /// The key file (`--key-file`, or STOCKPOT_KEY_FILE); nil for a plain store.
@@ -25,19 +28,20 @@ public struct ImportCommand: ParsableCommand {
     /// How `import` documents itself.
     public static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Load JSON Lines (one document per line) into a soup, fast.",
+        abstract: "Load JSON Lines, a JSON array or CSV into a soup, fast.",
         discussion: """
-            Reads FILE (or standard input) one line at a time; each non-blank line is one JSON object, upserted into the soup as one entry. Lines are written in batches of 1,000 lines or 8 MiB, whichever comes first, with relaxed durability, and the store is made durable once, when the import ends. A progress bar is drawn on standard error when it is a terminal; a summary line is always printed there.
-            A line that is not a JSON object (or that the store refuses, say for a unique index) is reported with its line number, and column for JSON errors. By default the import then stops with exit status 65 and writes nothing from the batch holding that line (the batches before it stay); with --skip-bad it skips such lines, counts them and goes on.
+            Reads FILE (or standard input) one document at a time. With --format jsonl (the default) each non-blank line is one JSON object; with json the input is one JSON array whose elements are the objects (read element by element, so its size is not limited by memory); with csv the first record names the members and every later record is one object: an unquoted field written as a JSON number becomes that number, every other field (quoted ones included) a string, an empty field "". Each document is upserted into the soup as one entry. Lines are written in batches of 1,000 lines or 8 MiB, whichever comes first, with relaxed durability, and the store is made durable once, when the import ends. A progress bar is drawn on standard error when it is a terminal; a summary line is always printed there.
+            A line (array element, CSV record) that is not a JSON object (or that the store refuses, say for a unique index, or a CSV record with the wrong number of fields) is reported with its line (element) number, and column for JSON errors. A JSON array or CSV input whose structure is broken (an array that does not close, a CSV file without a header row) stops the import with exit status 65 whatever --skip-bad says. By default the import then stops with exit status 65 and writes nothing from the batch holding that line (the batches before it stay); with --skip-bad it skips such lines, counts them and goes on.
             The soup must exist unless --index specs are given, in which case it is registered with them when missing.
             """,
-        usage: "import STORE --soup NAME [--index PATH:TYPE ...] [--external-id PATH] [--skip-bad] [FILE]",
+        usage: "import STORE --soup NAME [--format jsonl|json|csv] [--index PATH:TYPE ...] [--external-id PATH] [--skip-bad] [FILE]",
         arguments: [
             .init("STORE", "The store directory; created when it does not exist."),
-            .init("FILE", "The JSON Lines file; standard input when absent or '-'."),
+            .init("FILE", "The input file; standard input when absent or '-'."),
         ],
         options: [
             .init("--soup NAME", "The soup to load (required)."),
+            .init("--format jsonl|json|csv", "How the input is written: JSON Lines (the default), one JSON array of objects, or CSV with a header row."),
             .init("--index PATH:TYPE[:unique]", "An index spec to register the soup with when it does not exist; repeat for more. TYPE is string, integer, floating, full_text or json1."),
             .init("--external-id PATH", "Upsert: a line whose value at PATH (an indexed path) matches an entry's replaces that entry."),
             .init("--skip-bad", "Skip and count bad lines instead of stopping at the first."),
@@ -50,6 +54,9 @@ public struct ImportCommand: ParsableCommand {
             .init(
                 "import ./store --soup accounts --external-id Id --skip-bad < update.jsonl",
                 "Updates the entries whose Id matches, inserts the others, skipping bad lines."),
+            .init(
+                "import ./store --soup accounts --format csv --index Name:string accounts.csv",
+                "Loads a CSV file whose header row names the members."),
         ])
 
     /// Reads the options and arguments.
@@ -61,6 +68,11 @@ public struct ImportCommand: ParsableCommand {
         indexSpecs = try arguments.takeRepeatedOption("--index").map { text throws(UsageError) in try Self.parseSpec(text) }
         externalIdPath = try arguments.takeOption("--external-id")
         skipBad = try arguments.takeFlag("--skip-bad")
+        let formatName = try arguments.takeOption("--format") ?? ImportFormat.jsonl.rawValue
+        guard let format = ImportFormat(rawValue: formatName.lowercased()) else {
+            throw UsageError("The option '--format' must be \(ImportFormat.names), not '\(formatName)'.")
+        }
+        self.format = format
         keyFile = try KeyFile.takePath(&arguments)
         directory = try arguments.takePositional("STORE")
         file = arguments.takeOptionalPositional()
@@ -113,8 +125,8 @@ public struct ImportCommand: ParsableCommand {
         let progress = ProgressBar(label: "import", totalBytes: input.size)
         do throws(ToolFailure) {
             try prepareSoup(store)
-            let importer = JSONLinesImporter(store: store, soup: soup, externalIdPath: externalIdPath, skipBad: skipBad)
-            outcome = .success(try importer.run(reading: input.fileDescriptor, progress: progress))
+            let importer = DocumentImporter(store: store, soup: soup, externalIdPath: externalIdPath, skipBad: skipBad)
+            outcome = .success(try importer.run(reading: input.fileDescriptor, format: format, progress: progress))
         } catch {
             outcome = .failure(error)
         }

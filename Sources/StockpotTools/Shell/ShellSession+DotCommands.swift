@@ -131,7 +131,7 @@ extension ShellSession {
         let input = try InputSource.open(path)
         let progress = ProgressBar(label: "import", totalBytes: input.size)
         defer { progress.finish() }
-        let summary = try JSONLinesImporter(store: store, soup: soup).run(reading: input.fileDescriptor, progress: progress)
+        let summary = try DocumentImporter(store: store, soup: soup).run(reading: input.fileDescriptor, progress: progress)
         progress.finish()
         StandardStream.error.write("Imported \(summary.imported) entries (\(ByteCount.describe(summary.bytes))) into soup \"\(soup)\".\n")
     }

@@ -17,7 +17,7 @@ import Testing
         let input = scratch.write("input.jsonl", text)
         let descriptor = open(input, O_RDONLY)
         defer { close(descriptor) }
-        var importer = JSONLinesImporter(store: store, soup: "items")
+        var importer = DocumentImporter(store: store, soup: "items")
         importer.batchBytes = 64 << 10
         let summary = try importer.run(reading: descriptor)
         #expect(summary.imported == 30)

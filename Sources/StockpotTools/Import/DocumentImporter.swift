@@ -1,21 +1,31 @@
-// The load loop of `stockpot import`: JSON Lines read as bytes, 1,000 lines or 8 MiB (whichever
-// comes first) per write through the store's bytes upsert (no tree for canonical documents). A failing batch writes nothing;
-// its lines are then tried one by one in one transaction to name the bad line.
+// The load loop of `stockpot import`: documents from an ImportSource (JSON Lines, a JSON array,
+// CSV), 1,000 documents or 8 MiB (whichever comes first) per write through the store's bytes
+// upsert (no tree for canonical documents). A failing batch writes nothing; its documents are
+// then tried one by one in one transaction to name the bad one.
 
 import Stockpot
 import StockpotJSON
 
-/// A bad input line: where and why.
+/// A bad input line (or JSON array element): where and why.
 package struct BadLine: Sendable, CustomStringConvertible {
-    /// 1-based line number in the input.
+    /// 1-based line number in the input (element number for a JSON array).
     package var line: Int
     /// 1-based byte column, when the line is not JSON.
     package var column: Int?
     /// What is wrong.
     package var reason: String
+    /// What `line` counts: `line`, or `element` in a JSON array.
+    package var unit = "line"
+
+    package init(line: Int, column: Int? = nil, reason: String, unit: String = "line") {
+        self.line = line
+        self.column = column
+        self.reason = reason
+        self.unit = unit
+    }
 
     package var description: String {
-        "line \(line)" + (column.map { ", column \($0)" } ?? "") + ": " + reason
+        "\(unit) \(line)" + (column.map { ", column \($0)" } ?? "") + ": " + reason
     }
 }
 
@@ -25,7 +35,7 @@ package struct ImportSummary: Sendable {
     package var imported = 0
     /// Input bytes read.
     package var bytes = 0
-    /// Lines read, blank ones included.
+    /// Lines (JSON array elements) read, blank ones included.
     package var lines = 0
     /// Bad lines skipped (with `skipBad`).
     package var skipped: [BadLine] = []
@@ -38,8 +48,8 @@ package struct ImportSummary: Sendable {
     package init() {}
 }
 
-/// Loads JSON Lines into one soup of an open store. Not thread-safe: one run at a time.
-package struct JSONLinesImporter {
+/// Loads documents into one soup of an open store. Not thread-safe: one run at a time.
+package struct DocumentImporter {
     /// The store written to.
     package let store: Store
     /// The soup written to (it must exist).
@@ -71,47 +81,47 @@ package struct JSONLinesImporter {
         var bytes: [UInt8]
     }
 
-    /// Reads `fileDescriptor` to its end and writes every line as an entry.
+    /// Reads `fileDescriptor` to its end in `format` and writes every document as an entry.
     ///
     /// - Parameter progress: told after each batch.
-    /// - Throws: ``ToolFailure``: status 65 at a bad line (unless skipping), 74 when reading
-    ///   or writing fails, 1 for other store failures. The batches before a failing one stay
-    ///   written; nothing of the failing batch is.
-    package func run(reading fileDescriptor: Int32, progress: ProgressBar? = nil) throws(ToolFailure) -> ImportSummary {
+    /// - Throws: ``ToolFailure``: status 65 at a bad line (unless skipping) or a broken
+    ///   input structure, 74 when reading or writing fails, 1 for other store failures. The
+    ///   batches before a failing one stay written; nothing of the failing batch is.
+    package func run(reading fileDescriptor: Int32, format: ImportFormat = .jsonl, progress: ProgressBar? = nil) throws(ToolFailure) -> ImportSummary {
+        var source = format.source(reading: fileDescriptor, maxDocumentBytes: maxLineBytes)
+        return try run(from: &source, unit: format.unit, progress: progress)
+    }
+
+    /// Reads `source` to its end and writes every document as an entry; as
+    /// ``run(reading:format:progress:)``.
+    package func run(from source: inout some ImportSource, unit: String, progress: ProgressBar? = nil) throws(ToolFailure) -> ImportSummary {
         var summary = ImportSummary()
-        var reader = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes, bufferBytes: 1 << 20)
         var batch: [Line] = []
         var held = 0
         batch.reserveCapacity(min(batchSize, 1024))
-        while true {
-            let next: LineReader.Line?
-            do {
-                next = try reader.next()
-            } catch {
-                throw ToolFailure("cannot read the input: \(SystemError.describe(error.errorNumber))", status: .ioError)
-            }
-            guard let next else { break }
-            summary.lines += 1
-            switch next {
-            case .tooLong(let count):
-                summary.bytes += count + 1
-                try reject(BadLine(line: summary.lines, reason: "the line is \(count) bytes; the limit is \(maxLineBytes)"), &summary)
-            case .line(let read):
-                var bytes = read
-                summary.bytes += bytes.count + 1
-                if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-                if Self.isBlank(bytes) { continue }
-                batch.append(Line(number: summary.lines, bytes: bytes))
+        func note(_ source: some ImportSource) {
+            summary.lines = source.unitsRead
+            summary.bytes = source.bytesRead
+        }
+        while let item = try source.next() {
+            note(source)
+            switch item {
+            case .bad(var bad):
+                bad.unit = unit
+                try reject(bad, &summary)
+            case .document(let number, let bytes):
+                batch.append(Line(number: number, bytes: bytes))
                 held += bytes.count
                 if batch.count >= batchSize || held >= batchBytes {
-                    try write(batch, bytes: held, &summary)
+                    try write(batch, bytes: held, unit: unit, &summary)
                     batch.removeAll(keepingCapacity: true)
                     held = 0
                     progress?.update(entries: summary.imported, bytes: summary.bytes)
                 }
             }
         }
-        if !batch.isEmpty { try write(batch, bytes: held, &summary) }
+        note(source)
+        if !batch.isEmpty { try write(batch, bytes: held, unit: unit, &summary) }
         progress?.update(entries: summary.imported, bytes: summary.bytes)
         return summary
     }
@@ -122,7 +132,7 @@ package struct JSONLinesImporter {
     }
 
     /// Writes one batch; when the store refuses it, finds the bad lines one by one.
-    private func write(_ batch: [Line], bytes: Int, _ summary: inout ImportSummary) throws(ToolFailure) {
+    private func write(_ batch: [Line], bytes: Int, unit: String, _ summary: inout ImportSummary) throws(ToolFailure) {
         summary.batches += 1
         summary.largestBatchBytes = max(summary.largestBatchBytes, bytes)
         do {
@@ -140,7 +150,7 @@ package struct JSONLinesImporter {
         }
         let outcome: (written: Int, skipped: [BadLine])
         do {
-            outcome = try store.write { transaction in try retry(batch, in: transaction) }
+            outcome = try store.write { transaction in try retry(batch, unit: unit, in: transaction) }
         } catch let failure as ToolFailure {
             throw failure
         } catch let error as StockpotError {
@@ -155,7 +165,7 @@ package struct JSONLinesImporter {
 
     /// Writes a refused batch's lines one by one in `transaction`: the bad ones are skipped
     /// (or stop the import, which throws away the transaction).
-    private func retry(_ batch: [Line], in transaction: WriteTransaction) throws -> (written: Int, skipped: [BadLine]) {
+    private func retry(_ batch: [Line], unit: String, in transaction: WriteTransaction) throws -> (written: Int, skipped: [BadLine]) {
         var written = 0
         var skipped: [BadLine] = []
         for line in batch {
@@ -168,7 +178,8 @@ package struct JSONLinesImporter {
                 refusal = error
             }
             guard Self.isAboutAnEntry(refusal) else { throw refusal }
-            let bad = Self.describe(line, refusal)
+            var bad = Self.describe(line, refusal)
+            bad.unit = unit
             guard skipBad else { throw ToolFailure(bad.description, status: .dataError) }
             skipped.append(bad)
         }
@@ -196,9 +207,5 @@ package struct JSONLinesImporter {
         } catch {
             return BadLine(line: line.number, column: error.offset + 1, reason: "\(error.message) (\(error.code))")
         }
-    }
-
-    private static func isBlank(_ bytes: [UInt8]) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 }
