@@ -10,7 +10,7 @@ SWIFT ?= swift
 BENCH_ARGS ?=
 
 .PHONY: all deps build demo test docs crash crash-convert query-soak sql-soak sync-soak bench bench-queries bench-queries-1m bench-sql bench-report \
-	bench-report-1m clean \
+	bench-report-1m bench-tables clean \
 	fuzz fuzz-build sanitize sanitize-thread sanitize-address
 
 all: build
@@ -132,6 +132,16 @@ bench-report: deps
 		--timed-seconds $(REPORT_SECONDS) $(REPORT_ARGS) > .build/bench-report.path || true
 	test -s .build/bench-report.path
 	.build/stockpot-bench-report tables $(REPORT_TABLES) "$$(tail -1 .build/bench-report.path)" --page docs/benchmarks.md
+
+# The results files docs/benchmarks.md shows, in page order; `make bench-tables` regenerates the
+# page's tables from them (no benchmark runs). A new results file joins this list to reach the page.
+PAGE_RESULTS = $(addprefix Benchmarks/results/, 2026-12-04-25ea543eac8f.jsonl 2026-12-04-384d6288c3db.jsonl \
+	2026-12-04-df7986bb9966-dirty.jsonl 2026-12-04-6cf9c2c02482.jsonl 2026-12-04-29676ea73b62.jsonl \
+	2026-12-04-5c2544ef16b6.jsonl 2026-12-06-b9fe9b03130d.jsonl 2026-12-06-705710540052.jsonl \
+	2026-12-06-6580f4e2ae7b.jsonl)
+bench-tables:
+	$(SWIFT) build -c release --product stockpot-bench
+	.build/release/stockpot-bench tables $(PAGE_RESULTS) --page docs/benchmarks.md
 
 # The report's pass at 1,000,000 entries (docs/benchmarks.md, "At 1,000,000 entries"): ingest,
 # open, memory, the point get and the headline query rows, in REPORT_1M_PROCESSES processes

@@ -69,16 +69,14 @@ struct ReportRow {
         "sql.count-where", "sql.group-by", "sql.join", "sql.order-limit",
     ]
 
-    /// Seconds of store.mixed a process in the report (the workload's own default is 60).
-    static let mixedSeconds = 20
-
     /// The rows `make bench-report` runs: every like-for-like read row and its variants against
     /// SmartStore's SQLite, the headline reads against SQLite tuned at equal memory, the
     /// ingests (one timed run a side per process: the processes give the spread) of compact,
     /// pretty-printed and escape-heavy input and with a long full_text field, updates by id and
     /// by external id, deletes then compaction, reads while a writer ingests (against SQLite
-    /// tuned), the mixed run (shortened) and durable single upserts, the storage engine against
-    /// each key-value peer, the budgets, encrypted against plain Stockpot, and the Swift API's async and Codable paths against its synchronous and raw-bytes ones.
+    /// tuned), the mixed run at its defined 60 s and durable single upserts, the storage engine
+    /// against each key-value peer, the budgets, encrypted against plain Stockpot, and the Swift
+    /// API's async and Codable paths against its synchronous and raw-bytes ones.
     static let defaults: [ReportRow] = {
         let reads = [
             "store.get", "store.get-zipf", "store.get-tree", "store.get-field", "store.get-cold",
@@ -103,8 +101,7 @@ struct ReportRow {
             + (StoreUpdateWorkload.all.map(\.name) + ["store.delete-compact"]).map { ReportRow(workload: $0) }
             + StoreReadWhileIngestWorkload.all.map { ReportRow(workload: $0.name, setup: .tuned) }
             + [
-                ReportRow(workload: "store.mixed", arguments: ["--mixed-seconds", "\(mixedSeconds)"]),
-                ReportRow(workload: "store.mixed", setup: .tuned, arguments: ["--mixed-seconds", "\(mixedSeconds)"]),
+                ReportRow(workload: "store.mixed"), ReportRow(workload: "store.mixed", setup: .tuned),
                 ReportRow(workload: "store.upsert-durable"), ReportRow(workload: "store.upsert-durable-normal"),
             ]
             + peers

@@ -3,8 +3,8 @@
 // Zipf-skewed (s = 0.99), Stockpot's background compaction on. Both sides run the same
 // operation sequence, in turns by blocks of 1,000, each operation timed; no sync on either
 // side (durability .none, synchronous=OFF: the fixture's). The figure is each side's p99; p50
-// and p99.9 are kept. `--mixed-seconds` sets how long the run lasts (default 60; the report
-// runs it shorter and says so).
+// and p99.9 are kept. `--mixed-seconds` sets how long the run lasts (default 60, the
+// workload's definition, which the report keeps).
 
 import Foundation  // String(format:)
 import Stockpot
