@@ -29,7 +29,7 @@ extension StoreView {
     }
 
     /// The soups of this view's state, for Smart SQL.
-    private var catalog: StoreSQLCatalog {
+    var catalog: StoreSQLCatalog {
         StoreSQLCatalog(state: state) { [state] soup, id throws(StockpotError) in try state.storedEntry(soup: soup, id: id) }
     }
 
@@ -132,7 +132,7 @@ extension StoreView {
     }
 
     /// Placeholder values: numbers, strings, booleans (as 1 and 0) and null.
-    private static func sqlArguments(_ arguments: [JSONValue]) throws(StockpotError) -> [SQLValue] {
+    static func sqlArguments(_ arguments: [JSONValue]) throws(StockpotError) -> [SQLValue] {
         var values: [SQLValue] = []
         for (i, argument) in arguments.enumerated() {
             switch argument {

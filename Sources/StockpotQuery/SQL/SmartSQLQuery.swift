@@ -95,6 +95,13 @@ package enum SmartSQLQuery {
         scanned unmetered: (_ row: [Value]) throws(QueryError) -> Bool,
         _ body: (_ row: [SQLValue], _ documentColumns: Set<Int>) throws(QueryError) -> Bool
     ) throws(QueryError) -> SQLRoute {
+        if let explained = explainedStatement(text) {
+            for line in try plan(explained, arguments: arguments, catalog: catalog) {
+                let row: [SQLValue] = [.integer(Int64(line.id)), .integer(Int64(line.parent)), .integer(0), .text(line.detail)]
+                guard try body(row, []) else { break }
+            }
+            return .executor
+        }
         // Index walks and index joins spend the time budget per row they hand out.
         let meter = SQLBudgetMeter(budget)
         let scanned = { (row: [Value]) throws(QueryError) -> Bool in
@@ -153,9 +160,39 @@ package enum SmartSQLQuery {
         return (statement, binder.soups)
     }
 
+    /// The statement after `EXPLAIN QUERY PLAN` (any case, any white space between the
+    /// words) when `text` begins with those words.
+    static func explainedStatement(_ text: String) -> String? {
+        var rest = Substring(text)
+        for word in ["EXPLAIN", "QUERY", "PLAN"] {
+            rest = rest.drop { $0.isWhitespace }
+            guard rest.count > word.count, rest.prefix(word.count).uppercased() == word,
+                rest.dropFirst(word.count).first?.isWhitespace == true
+            else { return nil }
+            rest = rest.dropFirst(word.count)
+        }
+        return String(rest)
+    }
+
+    /// The names of an `EXPLAIN QUERY PLAN` statement's columns, as SQLite names them.
+    static let planColumnNames = ["id", "parent", "notused", "detail"]
+
+    /// The plan of `text` (without `EXPLAIN QUERY PLAN`): how each soup's rows would be found,
+    /// and how grouping, DISTINCT and ORDER BY would be done (``SQLQueryPlan``). Parses and
+    /// binds; runs nothing.
+    package static func plan(_ text: String, arguments: [SQLValue], catalog: some SQLCatalog) throws(QueryError) -> [SQLPlanLine] {
+        let (statement, _) = try bind(text, arguments: arguments, catalog: catalog)
+        try SQLBinder.checkArgumentCount(arguments.count, placeholders: statement.placeholderCount)
+        return SQLQueryPlan.lines(statement)
+    }
+
     /// The names of `text`'s result columns: each column's alias, else its text as written
     /// (as SQLite names them). Parses and binds; runs nothing.
     package static func columnNames(_ text: String, arguments: [SQLValue], catalog: some SQLCatalog) throws(QueryError) -> [String] {
+        if let explained = explainedStatement(text) {
+            _ = try plan(explained, arguments: arguments, catalog: catalog)
+            return planColumnNames
+        }
         let select = try parse(text)
         var binder = SQLBinder(catalog: catalog, arguments: arguments)
         return try binder.bindStatement(select).columnNames

@@ -1,5 +1,6 @@
 // The exec protocol's version 2 operations that describe rather than change: `hello` (the
-// protocol, library and format versions) and `explainQuery` (how a query spec runs).
+// protocol, library and format versions) and `explainQuery` (how a query spec or a Smart SQL
+// statement runs).
 
 import Stockpot
 import StockpotJSON
@@ -18,12 +19,21 @@ extension ExecSession {
     }
 
     /// `explainQuery` with `soupName` and a `querySpec` that is not smart:
-    /// `{"soups": [{"soup", "access", "order", "unindexedPaths", "emptyPaths"}]}`
-    /// (docs/protocol.md, "explainQuery"). A smart spec is `invalid_query` (not explained yet).
+    /// `{"soups": [{"soup", "access", "order", "unindexedPaths", "emptyPaths"}]}`; with a smart
+    /// spec (no `soupName` needed): `{"plan": [{"id", "parent", "detail"}]}`, the lines of
+    /// `EXPLAIN QUERY PLAN` (docs/protocol.md, "explainQuery").
     func explainQuery(_ arguments: ArgumentReader) throws(StockpotError) -> JSONValue {
         let spec = try Self.querySpec(arguments)
-        guard spec.queryType != .smart else {
-            throw StockpotError(.invalidQuery, "explainQuery explains query specs; Smart SQL statements are not explained yet.")
+        if spec.queryType == .smart {
+            guard let statement = spec.smartSql else {
+                throw StockpotError(.invalidQuery, "A smart query needs the statement in querySpec.smartSql.")
+            }
+            let lines = try store.view().explain(smartSQL: statement, arguments: try Self.smartArguments(arguments))
+            var object = JSONObject()
+            object["plan"] = .array(lines.map { line in
+                .object(JSONObject([("id", .integer(Int64(line.id))), ("parent", .integer(Int64(line.parent))), ("detail", .string(line.detail))]))
+            })
+            return .object(object)
         }
         let name = try soupName(arguments)
         guard let query = Query(spec) else {

@@ -111,7 +111,7 @@ extension ExecSession {
     }
 
     /// The `args` of a smart query (none when absent).
-    private static func smartArguments(_ arguments: ArgumentReader) throws(StockpotError) -> [JSONValue] {
+    static func smartArguments(_ arguments: ArgumentReader) throws(StockpotError) -> [JSONValue] {
         try arguments.optionalArray("args") ?? []
     }
 

@@ -107,6 +107,17 @@ import Testing
         #expect(csv.status == 64 && csv.errors.contains("'--objects' needs"), "\(csv.errors)")
     }
 
+    @Test func explainQueryPlanPrintsThePlanInsteadOfTheRows() throws {
+        let scratch = try ScratchDirectory()
+        let store = try Self.makeStore(in: scratch)
+        let run = try ToolRun.stockpot([
+            "query", store, "EXPLAIN QUERY PLAN SELECT {accounts:Name} FROM {accounts} WHERE {accounts:Size} > ? ORDER BY {accounts:Size}",
+            "--arg", "10", "--format", "csv", "--header",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.outputText == "id,parent,notused,detail\r\n1,0,0,SEARCH accounts USING INDEX ON Size (Size>?)\r\n2,0,0,ORDER BY IN INDEX ORDER\r\n")
+    }
+
     @Test func noRowsIsAnEmptyArrayInJSONAndNothingElsewhere() throws {
         let scratch = try ScratchDirectory()
         let store = try Self.makeStore(in: scratch)
