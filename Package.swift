@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        // libedit: line editing and history in `stockpot shell` on a terminal (docs/cli.md).
+        .systemLibrary(
+            name: "CLibEdit", path: "Sources/CLibEdit", pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]),
         .systemLibrary(
             name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
             providers: [.apt(["libutf8proc-dev"])]),
@@ -71,7 +75,7 @@ let package = Package(
             path: "Sources/StockpotSync"),
         // What the CLI does, and the CLI itself: a thin main over StockpotTools.
         .target(
-            name: "StockpotTools", dependencies: ["Stockpot", "StockpotCore", "StockpotJSON", "StockpotStorage", "StockpotSync"],
+            name: "StockpotTools", dependencies: ["Stockpot", "StockpotCore", "StockpotJSON", "StockpotStorage", "StockpotSync", "CLibEdit"],
             path: "Sources/StockpotTools"),
         .executableTarget(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),

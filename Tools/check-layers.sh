@@ -16,7 +16,7 @@ rules=(
   "Sources/StockpotQuery|StockpotCore StockpotJSON StockpotIndex"
   "Sources/Stockpot|StockpotCore StockpotJSON StockpotStorage StockpotIndex StockpotQuery"
   "Sources/StockpotSync|StockpotCore Stockpot StockpotJSON CLibPQ"
-  "Sources/StockpotTools|StockpotCore Stockpot StockpotJSON StockpotStorage StockpotSync"
+  "Sources/StockpotTools|StockpotCore Stockpot StockpotJSON StockpotStorage StockpotSync CLibEdit"
   "Tools/stockpot|StockpotTools"
 )
 

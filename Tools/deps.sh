@@ -15,6 +15,7 @@ declare -A PROVIDERS=(
   [libsodium]=libsodium-dev      # encryption at rest (docs/encryption.md)
   [sqlite3]=libsqlite3-dev       # benchmark baseline and test oracle only
   [libpq]=libpq-dev              # sync's PostgreSQL client (docs/sync.md)
+  [libedit]=libedit-dev          # line editing and history in `stockpot shell`
 )
 
 # Benchmark-only peers: Debian package -> a shared library it installs.

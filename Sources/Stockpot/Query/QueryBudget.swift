@@ -44,3 +44,23 @@ public struct QueryBudget: Sendable, Hashable {
         StockpotError(.resourceLimit, "The request ran past its time budget and was stopped; nothing was changed.")
     }
 }
+
+/// Stops a running Smart SQL statement from another thread, at the next row it visits (the
+/// shell's Ctrl-C); the statement then fails with `cancelled`.
+package final class QueryInterruption: Sendable {
+    fileprivate let cancellation = SQLCancellation()
+
+    package init() {}
+
+    /// Stops the statements whose budget carries this interruption.
+    package func interrupt() { cancellation.cancel() }
+}
+
+extension QueryBudget {
+    /// This budget, with statements run under it stopped by `interruption`.
+    package func interruptible(by interruption: QueryInterruption) -> QueryBudget {
+        var budget = self
+        budget.cancellation = interruption.cancellation
+        return budget
+    }
+}

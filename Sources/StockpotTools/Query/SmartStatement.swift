@@ -21,7 +21,8 @@ enum SmartStatement {
     ///   an I/O error reading the store or writing the output, 1 otherwise. The message is the
     ///   store's, after its code.
     static func run(
-        _ sql: String, arguments: [JSONValue], on store: Store, printer: RowPrinter, header: Bool = false
+        _ sql: String, arguments: [JSONValue], on store: Store, printer: RowPrinter, header: Bool = false,
+        budget: QueryBudget = .default
     ) throws(ToolFailure) -> Int {
         var writeFailure: ToolFailure?
         do {
@@ -35,7 +36,7 @@ enum SmartStatement {
                 }
             }
             if writeFailure == nil {
-                try store.forEachSmartRow(sql, arguments: arguments) { row in
+                try store.forEachSmartRow(sql, arguments: arguments, budget: budget) { row in
                     do throws(ToolFailure) {
                         try printer.append(row)
                         return true
@@ -57,8 +58,10 @@ enum SmartStatement {
         return printer.rowCount
     }
 
-    /// The failure for a store error.
+    /// The failure for a store error; a statement stopped by its interruption (the shell's
+    /// Ctrl-C) is just `interrupted`.
     static func failure(_ error: StockpotError) -> ToolFailure {
+        if error.code == .cancelled { return ToolFailure("interrupted") }
         let status: ExitCode
         switch error.code {
         case .smartSqlSyntax, .readOnlyStatement, .soupNotFound, .invalidQuery: status = .dataError

@@ -61,8 +61,19 @@ public struct ShellCommand: ParsableCommand {
             var options = StoreOptions()
             options.encryption = try KeyFile.encryption(keyFile)
             let store = try StoreAccess.open(directory, options: options)
-            let session = ShellSession(store: store, mode: mode, interactive: isatty(0) != 0, dumpKey: options.encryption)
-            let status = session.run(reading: 0)
+            let interactive = isatty(0) != 0
+            let session = ShellSession(store: store, mode: mode, interactive: interactive, dumpKey: options.encryption)
+            let status: ExitCode
+            if interactive {
+                ShellInterrupt.install()
+                let editor = LineEditor(historyPath: LineEditor.defaultHistoryPath)
+                var input = EditedShellInput(editor: editor)
+                status = session.run(&input)
+                editor.saveHistory()
+            } else {
+                var input = PipedShellInput(reading: 0)
+                status = session.run(&input)
+            }
             try StoreAccess.close(store)
             return status
         } catch {

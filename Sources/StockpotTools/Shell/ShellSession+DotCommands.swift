@@ -1,22 +1,33 @@
-// The shell's dot-commands: .soups, .indexes, .register, .import (the import command's
-// loader), .dump (the dump command's writer), .mode, .timer, .stats, .help, .quit/.exit.
+// The shell's dot-commands: .soups, .schema, .indexes, .register, .import (the import
+// command's loader), .dump (the dump command's writer), .mode, .headers, .timer, .stats, .help,
+// .quit/.exit; and those of ShellSession+Scripts.swift: .read, .output, .once, .bail.
 
 import Stockpot
 
 extension ShellSession {
     /// What `.help` prints.
     static let helpText = """
-        .dump [FILE]                  Write the store as a dump (docs/format/dump.md) to FILE (encrypted for an encrypted store) or standard output
+        .bail on|off                  Stop at the first error, with exit status 1 (off by default)
+        .dump [FILE]                  Write the store as a dump (docs/format/dump.md) to FILE (encrypted for an encrypted store) or the output
         .exit                         Leave the shell (the same as .quit)
+        .headers on|off               Begin table and csv rows with the column names (off by default)
         .help                         Show this list
         .import FILE SOUP             Load JSON Lines from FILE into SOUP, which must exist
         .indexes SOUP                 List SOUP's index specs as PATH:TYPE[:unique]
         .mode [table|json|jsonl|csv]  Set how rows are printed; without a mode, show it
+        .once FILE                    Send the next statement's rows to FILE
+        .output [FILE]                Send rows and command output to FILE; without FILE, back to standard output
         .quit                         Leave the shell
+        .read FILE                    Run the statements and commands in FILE
         .register SOUP PATH:TYPE ...  Register SOUP with index specs (TYPE string, integer, floating, full_text, json1; :unique after it)
+        .schema [SOUP]                Show each soup (or SOUP) as the .register command that makes it
         .soups                        List the soups
         .stats                        Show the store's statistics (as 'stockpot stats')
         .timer on|off                 Print each statement's run time on standard error
+
+        Statements end with ';'. On a terminal: arrow keys edit and recall lines (history in
+        ~/.stockpot_history), Ctrl-C drops the line being typed or stops the running
+        statement, Ctrl-D on an empty line leaves.
 
         """
 
@@ -64,11 +75,23 @@ extension ShellSession {
                 }
                 mode = newMode
             case ".timer":
-                try expect(arguments, count: 1...1, usage: ".timer on|off")
-                guard arguments[0] == "on" || arguments[0] == "off" else {
-                    throw ToolFailure("usage: .timer on|off")
-                }
-                timer = arguments[0] == "on"
+                timer = try onOff(arguments, usage: ".timer on|off")
+            case ".headers":
+                headers = try onOff(arguments, usage: ".headers on|off")
+            case ".bail":
+                bail = try onOff(arguments, usage: ".bail on|off")
+            case ".schema":
+                try expect(arguments, count: 0...1, usage: ".schema [SOUP]")
+                try showSchema(of: arguments.first)
+            case ".read":
+                try expect(arguments, count: 1...1, usage: ".read FILE")
+                try read(arguments[0])
+            case ".output":
+                try expect(arguments, count: 0...1, usage: ".output [FILE]")
+                try redirect(to: arguments.first, once: false)
+            case ".once":
+                try expect(arguments, count: 1...1, usage: ".once FILE")
+                try redirect(to: arguments[0], once: true)
             case ".stats":
                 try expect(arguments, count: 0...0, usage: ".stats")
                 emit(try StoreReport(store: store).text)
@@ -80,8 +103,37 @@ extension ShellSession {
         }
     }
 
-    private func expect(_ arguments: [String], count: ClosedRange<Int>, usage: String) throws(ToolFailure) {
+    func expect(_ arguments: [String], count: ClosedRange<Int>, usage: String) throws(ToolFailure) {
         guard count.contains(arguments.count) else { throw ToolFailure("usage: \(usage)") }
+    }
+
+    /// The switch of `.timer`, `.headers` and `.bail`.
+    private func onOff(_ arguments: [String], usage: String) throws(ToolFailure) -> Bool {
+        guard arguments.count == 1, arguments[0] == "on" || arguments[0] == "off" else { throw ToolFailure("usage: \(usage)") }
+        return arguments[0] == "on"
+    }
+
+    /// Each soup (or the one named) as the `.register` line that makes it, in name order.
+    private func showSchema(of soup: String?) throws(ToolFailure) {
+        let names = soup.map { [$0] } ?? store.allSoupNames().sorted()
+        var text = ""
+        for name in names {
+            let specs: [IndexSpec]
+            do {
+                specs = try store.indexSpecs(of: name)
+            } catch {
+                throw ToolFailure("\(error.code): \(error.message)")
+            }
+            text += ".register " + Self.quoted(name) + " " + specs.map { Self.quoted(Self.describe($0)) }.joined(separator: " ") + "\n"
+        }
+        emit(text)
+    }
+
+    /// A dot-command word as `words(of:)` reads it back: quoted when it holds white space
+    /// or a quote.
+    static func quoted(_ word: String) -> String {
+        guard word.contains(where: { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" }) || word.isEmpty else { return word }
+        return word.contains("'") ? "\"" + word + "\"" : "'" + word + "'"
     }
 
     private func listIndexes(of soup: String) throws(ToolFailure) {

@@ -161,4 +161,47 @@ import Testing
         let stats = try Self.shell(scratch.file("store"), ".register s k:string\n.stats\n", in: scratch)
         #expect(stats.outputText.hasPrefix("soups                 1\n"), "\(stats.outputText)")
     }
+
+    @Test func readOutputOnceHeadersSchemaAndBail() throws {
+        let scratch = try ScratchDirectory()
+        let store = scratch.file("store")
+        let data = scratch.write("accounts.jsonl", Self.accounts)
+        // A script that .read runs: its statement left without ';' runs at its end; it reads
+        // itself no deeper than the limit.
+        let included = scratch.write("included.sql", "SELECT count(*) AS n FROM {accounts}\n")
+        let selfReading = scratch.file("self.sql")
+        scratch.write("self.sql", ".read \(selfReading)\n")
+        let rows = scratch.file("rows.csv")
+        let once = scratch.file("once.jsonl")
+        let script = """
+            .register accounts Name:string 'Size:integer:unique'
+            .import \(data) accounts
+            .schema
+            .headers on
+            .mode csv
+            .read \(included)
+            .output \(rows)
+            SELECT {accounts:Name} FROM {accounts} ORDER BY {accounts:Size};
+            .output
+            .headers off
+            .mode jsonl
+            .once \(once)
+            SELECT {accounts:Size} FROM {accounts} ORDER BY {accounts:Size};
+            SELECT 'back';
+            .read \(selfReading)
+            .bail on
+            SELECT nope();
+            SELECT 'never';
+
+            """
+        let run = try Self.shell(store, script, in: scratch)
+        #expect(run.outputText == ".register accounts Name:string Size:integer:unique\nn\r\n3\r\n[\"back\"]\n", "\(run.outputText)")
+        #expect(scratch.read("rows.csv") == Array("{accounts:Name}\r\nBolt; Co\r\n\"Cogs, Ltd\"\r\nAcme Tools\r\n".utf8))
+        #expect(scratch.read("once.jsonl") == Array("[8]\n[40]\n[120]\n".utf8))
+        let errorLines = run.errors.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+        #expect(errorLines.count == 2, "\(run.errors)")
+        #expect(errorLines.first?.contains("more than 16 deep") == true, "\(run.errors)")
+        #expect(errorLines.last?.contains("no such function: nope") == true, "\(run.errors)")
+        #expect(run.status == 1, "a failure under .bail exits 1")
+    }
 }
