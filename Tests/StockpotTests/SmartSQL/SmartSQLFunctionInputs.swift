@@ -92,7 +92,7 @@ struct FunctionInputs {
         }
         // Arguments that shift could put a huge integer in a `*`: a width past the text limit.
         if !format.contains("*") {
-            if chance(10) { arguments.removeLast() }
+            if chance(10), !arguments.isEmpty { arguments.removeLast() }
             if chance(10) { arguments.append(value()) }
         }
         return [.text(format)] + arguments

@@ -11,7 +11,7 @@ import StockpotTestSupport
 
 @Suite struct SmartSQLFunctionTests {
     static var seed: UInt64 { UInt64(TestEnvironment.integer("STOCKPOT_FUNCTION_SEED", default: 34_008)) }
-    static var cases: Int { TestEnvironment.integer("STOCKPOT_FUNCTION_CASES", default: 1500) }
+    static var cases: Int { TestEnvironment.integer("STOCKPOT_FUNCTION_CASES", default: 3000) }
 
     /// A call: the function's SQL with `?` for each argument, and the arguments.
     struct Call {
@@ -209,6 +209,31 @@ import StockpotTestSupport
                     #expect(actual == expected, "round \(round) (seed \(seed)): \(stockpot) over \(values)")
                 }
             }
+        }
+    }
+
+    /// 'now' cannot be compared value for value (the clock moves between the two calls), so
+    /// both sides' unix times must lie within two seconds, and Smart SQL's forms of 'now' agree
+    /// with each other.
+    @Test func nowReadsTheWallClock() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            defer { try? store.close() }
+            let oracle = SQLiteOracle()
+            guard case .integer(let sqlite) = oracle.rows("SELECT unixepoch('now')")[0][0] else {
+                Issue.record("SQLite's unixepoch('now') is not an integer")
+                return
+            }
+            let row = try SmartSQLFixture.rows(
+                store, "SELECT unixepoch('now'), unixepoch(), strftime('%s'), date('now') = date(unixepoch('now'), 'unixepoch'), typeof(julianday('NOW'))")[0]
+            let seconds = try #require(row[0].integerValue)
+            let withoutArguments = try #require(row[1].integerValue)
+            let formatted = try #require(row[2].stringValue.flatMap { Int64($0) })
+            #expect(abs(seconds - sqlite) <= 2, "Smart SQL \(seconds), SQLite \(sqlite)")
+            #expect(abs(withoutArguments - seconds) <= 1)
+            #expect(abs(formatted - seconds) <= 1)
+            #expect(row[3] == .integer(1))
+            #expect(row[4] == .string("real"))
         }
     }
 

@@ -12,15 +12,23 @@ enum SQLJSONFunctions {
     static func extract(_ arguments: [SQLValue]) throws(SQLEvaluationError) -> SQLValue {
         guard arguments.count >= 2, let document = try parse(arguments[0]) else { return .null }
         if arguments.count == 2 {
-            guard let path = arguments[1].textValue, let node = try lookup(document, path) else { return .null }
+            guard let path = arguments[1].textValue, let node = try lookup(document.root, path) else { return .null }
             return sqlValue(of: node)
         }
-        var nodes: [JSONValue] = []
-        for argument in arguments.dropFirst() {
-            let node = try argument.textValue.flatMap { path throws(SQLEvaluationError) in try lookup(document, path) }
-            nodes.append(node ?? .null)
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (position, argument) in arguments.dropFirst().enumerated() {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            let node = try argument.textValue.flatMap { path throws(SQLEvaluationError) in try lookup(document.root, path) }
+            switch (node, document.numberSpelling) {
+            case (.some, .some(let spelling)):
+                // A number document is the only node there is; SQLite copies its spelling.
+                out.append(contentsOf: spelling.utf8)
+            default:
+                JSONWriter.append(node ?? .null, to: &out)
+            }
         }
-        return .text(JSONValue.array(nodes).jsonText)
+        out.append(UInt8(ascii: "]"))
+        return .text(String(decoding: out, as: UTF8.self))
     }
 
     /// `json_type(json [, path])`: null, true, false, integer, real, text, array or object;
@@ -49,20 +57,41 @@ enum SQLJSONFunctions {
     /// The node `json` (or `json` at `path`) names; nil when either is NULL or nothing is there.
     private static func node(_ arguments: [SQLValue]) throws(SQLEvaluationError) -> JSONValue? {
         guard let document = try parse(arguments[0]) else { return nil }
-        guard arguments.count > 1 else { return document }
+        guard arguments.count > 1 else { return document.root }
         guard let path = arguments[1].textValue else { return nil }
-        return try lookup(document, path)
+        return try lookup(document.root, path)
     }
 
-    /// The JSON value of a value's text; nil for NULL.
+    /// A JSON document read from an argument.
+    struct Document {
+        var root: JSONValue
+        /// When the document is a number: its spelling, which SQLite copies into arrays.
+        var numberSpelling: String?
+    }
+
+    /// The JSON document of a value's text; nil for NULL.
+    ///
+    /// A real argument is read from its text as SQLite reads it, so one whose 15-digit text
+    /// rounds past the largest double (1.79769313486232e+308) is an infinity, not an error.
     ///
     /// - Throws: `invalidArgument` ("malformed JSON") when the text is not JSON.
-    static func parse(_ value: SQLValue) throws(SQLEvaluationError) -> JSONValue? {
+    static func parse(_ value: SQLValue) throws(SQLEvaluationError) -> Document? {
         guard let text = value.textValue else { return nil }
+        if case .real(let real) = value, real.isFinite {
+            return Document(root: .double(text.withSQLBytes { SQLNumberText.real($0).value }), numberSpelling: text)
+        }
+        let root: JSONValue
         do {
-            return try JSONReader.parse(text)
+            root = try JSONReader.parse(text)
         } catch {
             throw SQLEvaluationError(.invalidArgument, "malformed JSON")
+        }
+        switch root {
+        case .integer, .double:
+            let spelling = text.trimmingJSONWhiteSpace
+            return Document(root: root, numberSpelling: spelling)
+        default:
+            return Document(root: root, numberSpelling: nil)
         }
     }
 
@@ -147,5 +176,17 @@ enum SQLJSONFunctions {
             }
         }
         return node
+    }
+}
+
+extension String {
+    /// The text without JSON's white space (space, tab, line feed, carriage return) at either end.
+    fileprivate var trimmingJSONWhiteSpace: String {
+        let isWhiteSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        let bytes = Array(utf8)
+        guard let first = bytes.firstIndex(where: { !isWhiteSpace($0) }), let last = bytes.lastIndex(where: { !isWhiteSpace($0) }) else {
+            return ""
+        }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }
