@@ -56,7 +56,8 @@ public enum UUIDv7 {
         return String(decoding: text, as: UTF8.self)
     }
 
-    private static func currentMilliseconds() -> UInt64 {
+    /// The wall clock in milliseconds since 1970-01-01 UTC (never negative).
+    package static func currentMilliseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return UInt64(max(0, time.tv_sec)) * 1000 + UInt64(max(0, time.tv_nsec)) / 1_000_000

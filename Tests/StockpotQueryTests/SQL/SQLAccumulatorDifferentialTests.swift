@@ -38,9 +38,13 @@ import StockpotTestSupport
                     let call = template.replacingX(with: name)
                     let expected = oracle.evaluate("SELECT \(call) FROM g", [])
                     var accumulator = SQLAccumulator(function, distinct: distinct)
-                    for row in rows { accumulator.add(row[column]) }
                     let actual: OracleResult
-                    do { actual = .value(try accumulator.result()) } catch { actual = .error(error.message) }
+                    do {
+                        for row in rows { try accumulator.add(row[column]) }
+                        actual = .value(try accumulator.result())
+                    } catch {
+                        actual = .error(error.message)
+                    }
                     cases += 1
                     if !actual.agrees(with: expected) {
                         failures += 1
@@ -59,8 +63,8 @@ import StockpotTestSupport
         var sum = SQLAccumulator(.sum)
         var total = SQLAccumulator(.total)
         for value in [SQLValue.integer(.max), .integer(1), .integer(-5)] {
-            sum.add(value)
-            total.add(value)
+            try sum.add(value)
+            try total.add(value)
         }
         #expect(throws: SQLEvaluationError.integerOverflow) { try sum.result() }
         #expect(try total.result() == .real(9_223_372_036_854_775_807.0))
@@ -79,8 +83,8 @@ import StockpotTestSupport
         var sum = SQLAccumulator(.sum, distinct: true)
         var count = SQLAccumulator(.count, distinct: true)
         for value in [SQLValue.real(1.0), .integer(1), .text("1")] {
-            sum.add(value)
-            count.add(value)
+            try sum.add(value)
+            try count.add(value)
         }
         let result = try sum.result()
         #expect(result.typeName == "real" && result == .real(2))

@@ -1,5 +1,5 @@
 // The expression half of the Smart SQL generator: values (paths, literals, `?`, arithmetic,
-// `||`, CASE in both forms, every listed scalar function), conditions (every comparison
+// `||`, CASE in both forms, every scalar function), conditions (every comparison
 // operator, AND/OR/NOT, IS [NOT] NULL, [NOT] BETWEEN, [NOT] IN lists and subqueries,
 // [NOT] LIKE [ESCAPE], MATCH), aggregates, and full-text match expressions. Literals lean
 // toward the other type of an indexed column ('12' against 12) and toward null.
@@ -54,7 +54,8 @@ extension SmartSQLGenerator {
         case ..<58:
             return .binary(pick(["+", "-", "*", "/", "%"]), value(scope, depth: depth - 1), value(scope, depth: depth - 1))
         case ..<63: return .binary("||", value(scope, depth: depth - 1), value(scope, depth: depth - 1))
-        case ..<81: return function(scope, depth: depth - 1)
+        case ..<76: return function(scope, depth: depth - 1)
+        case ..<81: return sqliteFunction(scope, depth: depth - 1)
         case ..<89: return caseExpression(scope, depth: depth - 1)
         case ..<92: return .unary("-", value(scope, depth: depth - 1))
         case ..<96: return .parenthesized(value(scope, depth: depth - 1))
@@ -98,6 +99,48 @@ extension SmartSQLGenerator {
             arguments = [argument(&self)]
         }
         return .function(spelled(name), arguments, distinct: false, star: false)
+    }
+
+    /// One of the functions beyond the core set: printf, the date functions, the JSON
+    /// functions over a document's text, iif, sign, char, unicode, hex. Their arguments are
+    /// chosen so SQLite raises no error (well-formed JSON, no NUL from char, small widths).
+    mutating func sqliteFunction(_ scope: [SQLSource], depth: Int) -> SQLExpr {
+        let argument = { (generator: inout SmartSQLGenerator) in generator.value(scope, depth: depth) }
+        func call(_ name: String, _ arguments: [SQLExpr]) -> SQLExpr {
+            .function(name, arguments, distinct: false, star: false)
+        }
+        switch below(11) {
+        case 0:
+            let format = pick(["%d", "%5.2f", "%s|%d", "%-6s|", "%.3g", "%x", "%q", "%Q", "%08.3e", "%,d", "%!.20g", "%.2s"])
+            let count = format.filter { $0 == "%" }.count
+            return call(pick(["printf", "format"]), [.text(format)] + (0..<count).map { _ in argument(&self) })
+        case 1:
+            var arguments = [argument(&self)]
+            if chance(50) { arguments.append(.text(pick(["+1 day", "start of month", "-2 years", "weekday 3", "+12:30", "unixepoch", "auto"]))) }
+            return call(pick(["date", "time", "datetime", "julianday", "unixepoch"]), arguments)
+        case 2:
+            return call("strftime", [.text(pick(["%Y-%m-%d", "%H:%M:%f", "%j %W %w", "%s", "%J"])), argument(&self)])
+        case 3, 4:
+            guard !scope.isEmpty else { return call("sign", [argument(&self)]) }
+            let source = pick(scope)
+            let document = SQLExpr.path(source, "_soup", qualified: source.mustQualify || chance(25))
+            let path = SQLExpr.text(pick(["$", "$.k", "$.a", "$.n", "$.n.x", "$.n[0]", "$.n[#-1].y", "$.extra", "$.extra[0]", "$.t", "$.\"a\""]))
+            switch below(4) {
+            case 0: return call("json_type", [document, path])
+            case 1: return call("json_array_length", [document, path])
+            case 2: return call("json_extract", [document, path, .text(pick(["$.k", "$.b", "$.n.y"]))])
+            default: return call("json_extract", [document, path])
+            }
+        case 5: return call("iif", [condition(scope, depth: 0, allowSubquery: false), argument(&self), argument(&self)])
+        case 6: return call("sign", [argument(&self)])
+        case 7:
+            // Never a NUL: char(0) would end SQLite's text early.
+            let code = SQLExpr.binary("+", call("ifnull", [call("length", [argument(&self)]), .integer(0)]), .integer(65))
+            return call("char", [code, .integer(Int64(pick([233, 0x65E5, 0x1F642])))])
+        case 8: return call("unicode", [argument(&self)])
+        case 9: return call("hex", [argument(&self)])
+        default: return call("substring", [argument(&self), .integer(Int64(below(7) - 3))])
+        }
     }
 
     mutating func caseExpression(_ scope: [SQLSource], depth: Int) -> SQLExpr {

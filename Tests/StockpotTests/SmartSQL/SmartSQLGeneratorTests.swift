@@ -24,7 +24,9 @@ import StockpotTestSupport
             for number in 0..<(total / 3 + 1) where failures < 5 {
                 let testCase = SmartSQLCase(generator.statement(), schema: schema)
                 let context = "seed \(seed) query \(number)\n  sqlite:   \(testCase.sqliteText)\n  stockpot: \(testCase.stockpotText)"
-                for leak in ["TABLE_", "json_extract", "rowid", ".soup", ".id", "lastModified", ".created"]
+                // json_extract is a Smart SQL function too; a json1 path printed the SQLite way
+                // still shows as `.soup` or `TABLE_`.
+                for leak in ["TABLE_", "rowid", ".soup", ".id", "lastModified", ".created"]
                 where testCase.stockpotText.contains(leak) {
                     Issue.record("SQLite name \(leak) in the Smart SQL text: \(context)")
                     failures += 1

@@ -143,6 +143,8 @@ struct BoundAggregate {
     var function: SQLAggregateFunction
     /// The argument; nil for `count(*)`.
     var argument: BoundExpression?
+    /// `group_concat`'s second argument, evaluated per row.
+    var separator: BoundExpression?
     var distinct: Bool
 }
 

@@ -268,7 +268,10 @@ extension BoundSelect {
         whereCondition?.collectSlots(into: &slots)
         for term in groupBy { term.collectSlots(into: &slots) }
         having?.collectSlots(into: &slots)
-        for aggregate in aggregates { aggregate.argument?.collectSlots(into: &slots) }
+        for aggregate in aggregates {
+            aggregate.argument?.collectSlots(into: &slots)
+            aggregate.separator?.collectSlots(into: &slots)
+        }
         for term in orderBy { term.expression.collectSlots(into: &slots) }
     }
 }

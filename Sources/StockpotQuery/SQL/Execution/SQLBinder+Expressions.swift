@@ -104,15 +104,20 @@ extension SQLBinder {
             case .resultColumn, .having, .orderBy: break
             default: throw .invalid("The aggregate \(name)() cannot be used in \(clause.sqlName).")
             }
-            var argument: BoundExpression?
-            if let first = arguments.first {
-                if SQLBinder.containsAggregate(first) {
+            if distinct && arguments.count > 1 {
+                throw .invalid("DISTINCT aggregates must have exactly one argument (at character \(position)).")
+            }
+            var boundArguments: [BoundExpression] = []
+            for argument in arguments {
+                if SQLBinder.containsAggregate(argument) {
                     throw .invalid("An aggregate cannot take another aggregate as its argument: \(name)().")
                 }
-                argument = try bindExpression(first, scopes, bound, .aggregateArgument)
+                boundArguments.append(try bindExpression(argument, scopes, bound, .aggregateArgument))
             }
             bound.aggregates.append(
-                BoundAggregate(slot: aggregateCount, function: aggregateFunction, argument: argument, distinct: distinct))
+                BoundAggregate(
+                    slot: aggregateCount, function: aggregateFunction, argument: boundArguments.first,
+                    separator: boundArguments.count > 1 ? boundArguments[1] : nil, distinct: distinct))
             aggregateCount += 1
             return .aggregate(aggregateCount - 1)
         }

@@ -78,7 +78,16 @@ extension SQLExecutor {
     private func accumulate(_ group: inout Group, _ select: BoundSelect, _ slots: [Int]) throws(QueryError) {
         for (i, aggregate) in select.aggregates.enumerated() {
             let value = try aggregate.argument.map { e throws(QueryError) in try evaluate(e) } ?? .null
-            group.accumulators[i].add(value)
+            let separator = try aggregate.separator.map { e throws(QueryError) in try evaluate(e) }
+            let heldBefore = group.accumulators[i].heldTextBytes
+            do {
+                try group.accumulators[i].add(value, separator: separator)
+            } catch {
+                throw .invalid(error.message)
+            }
+            // group_concat's growing text is held until the group is finished.
+            let grown = group.accumulators[i].heldTextBytes - heldBefore
+            if grown > 0 { try meter.hold(grown) }
         }
         if group.lastIDs.count != slots.count {
             group.lastIDs = slots.map { frame.ids[$0] }

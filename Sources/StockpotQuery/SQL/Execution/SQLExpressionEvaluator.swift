@@ -124,6 +124,10 @@ extension SQLExecutor {
                 }
                 return .null
             }
+            if function == .iif {
+                // A CASE in SQLite: only the chosen branch is evaluated.
+                return try evaluateOrFail(try evaluateOrFail(arguments[0]).truth.isTrue ? arguments[1] : arguments[2])
+            }
             var values: [SQLValue] = []
             values.reserveCapacity(arguments.count)
             for argument in arguments { values.append(try evaluateOrFail(argument)) }

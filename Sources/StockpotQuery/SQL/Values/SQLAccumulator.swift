@@ -1,5 +1,6 @@
-// One aggregate's running state over a group's rows: count(*), count, sum, total, avg, min and
-// max, each optionally DISTINCT, with SQLite 3.40's result types and its sum overflow error.
+// One aggregate's running state over a group's rows: count(*), count, sum, total, avg, min,
+// max and group_concat, each optionally DISTINCT, with SQLite 3.40's result types, its sum
+// overflow error, and group_concat's text capped by SQLTextLimit.
 
 /// The accumulator of one aggregate call for one group. A value type; not shared.
 package struct SQLAccumulator: Sendable {
@@ -19,6 +20,11 @@ package struct SQLAccumulator: Sendable {
     private var overflowed = false
     /// The best value so far, for min and max.
     private var best: SQLValue = .null
+    /// group_concat's text so far; nil until a non-NULL value arrives.
+    private var joined: [UInt8]?
+
+    /// The bytes of text the accumulator holds (group_concat's), for the memory budget.
+    package var heldTextBytes: Int { joined?.count ?? 0 }
 
     /// A fresh accumulator; `distinct` for `f(DISTINCT x)` (ignored for `count(*)`).
     package init(_ function: SQLAggregateFunction, distinct: Bool = false) {
@@ -26,10 +32,13 @@ package struct SQLAccumulator: Sendable {
         if distinct && function != .countRows { seen = [] }
     }
 
-    /// Adds one row: its argument value (anything for `count(*)`).
+    /// Adds one row: its argument value (anything for `count(*)`) and, for
+    /// `group_concat(x, separator)`, the row's separator (put before every value but the first;
+    /// NULL puts nothing).
     ///
-    /// - Complexity: O(1) (a hash insert for DISTINCT).
-    package mutating func add(_ value: SQLValue) {
+    /// - Throws: `tooBig` when group_concat's text would pass ``SQLTextLimit``.
+    /// - Complexity: O(1) (a hash insert for DISTINCT), O(n) in the text for group_concat.
+    package mutating func add(_ value: SQLValue, separator: SQLValue? = nil) throws(SQLEvaluationError) {
         if function == .countRows {
             count += 1
             return
@@ -60,7 +69,22 @@ package struct SQLAccumulator: Sendable {
             if best.isNull || SQLValue.compare(best, value) > 0 { best = value }
         case .max:
             if best.isNull || SQLValue.compare(best, value) < 0 { best = value }
+        case .groupConcat:
+            let text = value.textValue ?? ""
+            if joined == nil {
+                joined = []
+            } else if let separator {
+                try append(separator.textValue ?? "")
+            } else {
+                try append(",")
+            }
+            try append(text)
         }
+    }
+
+    private mutating func append(_ text: String) throws(SQLEvaluationError) {
+        try SQLTextLimit.check(joined!.count + text.utf8.count, "group_concat")
+        joined!.append(contentsOf: text.utf8)
     }
 
     /// The aggregate's value: count an integer; sum NULL for no values, an integer while all
@@ -82,6 +106,8 @@ package struct SQLAccumulator: Sendable {
             return count == 0 ? .null : .real(checking: realSum / Double(count))
         case .min, .max:
             return best
+        case .groupConcat:
+            return joined.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null
         }
     }
 }

@@ -1,6 +1,7 @@
-// Why evaluating a Smart SQL value failed: an unknown function, a wrong argument count, an
-// integer overflow SQLite reports as an error, a bad ESCAPE. The executor reports each one
-// as `invalid_query`.
+// Why evaluating a Smart SQL value failed: an unknown or unsupported function, a wrong
+// argument count, an integer overflow SQLite reports as an error, a bad ESCAPE, a malformed
+// JSON argument, a text result over the limit. The executor reports each one as
+// `invalid_query`.
 
 /// An evaluation failure, with SQLite's wording in `message`.
 package struct SQLEvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -8,6 +9,13 @@ package struct SQLEvaluationError: Error, Sendable, Hashable, CustomStringConver
     package enum Code: String, Sendable, Hashable {
         /// No function has the name.
         case unknownFunction = "unknown_function"
+        /// SQLite has the function; Smart SQL does not offer it.
+        case unsupportedFunction = "unsupported_function"
+        /// A function's argument it cannot work with (a malformed JSON text or path, a
+        /// modifier Smart SQL refuses).
+        case invalidArgument = "invalid_argument"
+        /// A text result longer than ``SQLTextLimit/maximumBytes``.
+        case tooBig = "too_big"
         /// The function exists but not with this many arguments (or with `*` / DISTINCT).
         case wrongArgumentCount = "wrong_argument_count"
         /// `abs(-9223372036854775808)` or a `sum` that left the 64-bit range.

@@ -1,12 +1,15 @@
 // Calling a scalar function: the dispatch, and the functions that pick among their arguments
-// (coalesce, ifnull, nullif, typeof, min, max) or work on numbers (abs, round), and newid.
+// (coalesce, ifnull, nullif, iif, typeof, min, max) or work on numbers (abs, round), and newid.
+// The text, character, printf, date and JSON families have files of their own.
 
 import StockpotCore
 
 extension SQLScalarFunction {
     /// The function applied to `arguments` (already checked by ``SQLFunctionCall/resolve``).
     ///
-    /// - Throws: `integerOverflow` for `abs(-9223372036854775808)`.
+    /// - Throws: `integerOverflow` for `abs(-9223372036854775808)`; `invalidArgument` for
+    ///   malformed JSON or a JSON path, or a refused date modifier; `tooBig` for text over
+    ///   ``SQLTextLimit``.
     package func evaluate(_ arguments: [SQLValue]) throws(SQLEvaluationError) -> SQLValue {
         precondition(arguments.count >= arity.minimum, "argument count checked by resolve")
         switch self {
@@ -19,7 +22,7 @@ extension SQLScalarFunction {
         case .trim: return SQLTextFunctions.trim(arguments[0], arguments.count > 1 ? arguments[1] : nil, leading: true, trailing: true)
         case .ltrim: return SQLTextFunctions.trim(arguments[0], arguments.count > 1 ? arguments[1] : nil, leading: true, trailing: false)
         case .rtrim: return SQLTextFunctions.trim(arguments[0], arguments.count > 1 ? arguments[1] : nil, leading: false, trailing: true)
-        case .replace: return SQLTextFunctions.replace(arguments[0], arguments[1], arguments[2])
+        case .replace: return try SQLTextFunctions.replace(arguments[0], arguments[1], arguments[2])
         case .instr: return SQLTextFunctions.instr(arguments[0], arguments[1])
         case .coalesce, .ifnull: return arguments.first { !$0.isNull } ?? .null
         case .nullif: return SQLValue.compare(arguments[0], arguments[1]) != 0 ? arguments[0] : .null
@@ -27,6 +30,21 @@ extension SQLScalarFunction {
         case .min: return Self.extreme(arguments, maximum: false)
         case .max: return Self.extreme(arguments, maximum: true)
         case .newid: return .text(UUIDv7.next())
+        case .iif: return arguments[0].truth.isTrue ? arguments[1] : arguments[2]
+        case .sign: return SQLCharacterFunctions.sign(arguments[0])
+        case .char: return try SQLCharacterFunctions.char(arguments)
+        case .unicode: return SQLCharacterFunctions.unicode(arguments[0])
+        case .hex: return try SQLCharacterFunctions.hex(arguments[0])
+        case .printf: return try SQLPrintf.format(arguments)
+        case .date: return try SQLDateFunctions.date(arguments)
+        case .time: return try SQLDateFunctions.time(arguments)
+        case .datetime: return try SQLDateFunctions.datetime(arguments)
+        case .julianday: return try SQLDateFunctions.julianday(arguments)
+        case .strftime: return try SQLDateFunctions.strftime(arguments)
+        case .unixepoch: return try SQLDateFunctions.unixepoch(arguments)
+        case .jsonExtract: return try SQLJSONFunctions.extract(arguments)
+        case .jsonType: return try SQLJSONFunctions.type(arguments)
+        case .jsonArrayLength: return try SQLJSONFunctions.arrayLength(arguments)
         }
     }
 

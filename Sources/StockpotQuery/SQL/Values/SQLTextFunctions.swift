@@ -170,13 +170,15 @@ enum SQLTextFunctions {
 
     /// `replace(x, pattern, replacement)`: every non-overlapping occurrence, left to right, by
     /// bytes; an empty pattern gives x unchanged (even a number); NULL if any is NULL.
-    static func replace(_ value: SQLValue, _ pattern: SQLValue, _ replacement: SQLValue) -> SQLValue {
+    ///
+    /// - Throws: `tooBig` when the result would pass ``SQLTextLimit``.
+    static func replace(_ value: SQLValue, _ pattern: SQLValue, _ replacement: SQLValue) throws(SQLEvaluationError) -> SQLValue {
         guard let text = value.textValue, let patternText = pattern.textValue else { return .null }
         if patternText.utf8.first ?? 0 == 0 { return value }
         guard let replacementText = replacement.textValue else { return .null }
         let needle = Array(patternText.utf8)
         let substitute = Array(replacementText.utf8)
-        return text.withSQLBytes { bytes in
+        let result: [UInt8]? = text.withSQLBytes { bytes in
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count)
             var index = 0
@@ -186,13 +188,16 @@ enum SQLTextFunctions {
                 {
                     out.append(contentsOf: substitute)
                     index += needle.count
+                    if out.count > SQLTextLimit.maximumBytes { return nil }
                 } else {
                     out.append(bytes[index])
                     index += 1
                 }
             }
-            return .text(String(decoding: out, as: UTF8.self))
+            return out
         }
+        guard let result else { throw SQLTextLimit.tooBig("replace") }
+        return .text(String(decoding: result, as: UTF8.self))
     }
 
     /// `instr(haystack, needle)`: the 1-based character position of the first occurrence, 0
