@@ -160,7 +160,7 @@ bench-report-1m:
 # its input in $(FUZZ_BUILD)/artifacts/TARGET/. One target: `make fuzz FUZZ_TARGETS=json`.
 FUZZ_TARGETS ?= json exec-request segment hint manifest dictionary snapshot-file store-snapshot \
 	ordered-index-snapshot full-text-snapshot smart-sql match-expression like-pattern dump-reader \
-	key-envelope sealed-segment encrypted-dump
+	key-envelope sealed-segment encrypted-dump import-source
 FUZZ_SECONDS ?= 60
 FUZZ_SANITIZER ?= address
 FUZZ_BUILD ?= .build/fuzz

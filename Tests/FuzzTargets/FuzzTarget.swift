@@ -23,6 +23,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case keyEnvelope = "key-envelope"
     case sealedSegment = "sealed-segment"
     case encryptedDump = "encrypted-dump"
+    case importSource = "import-source"
 
     /// The target's name: its corpus folder under `Tests/FuzzCorpus`.
     package var name: String { rawValue }
@@ -49,6 +50,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .keyEnvelope: try KeyEnvelopeFuzzTarget.run(data)
         case .sealedSegment: try SealedSegmentFuzzTarget.run(data)
         case .encryptedDump: try EncryptedDumpFuzzTarget.run(data)
+        case .importSource: try ImportSourceFuzzTarget.run(data)
         }
     }
 

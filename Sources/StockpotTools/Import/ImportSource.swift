@@ -25,7 +25,7 @@ package enum ImportFormat: String, Sendable, CaseIterable {
 
     /// A source of documents in this format reading `fileDescriptor`; a document longer than
     /// `maxDocumentBytes` is a bad one.
-    func source(reading fileDescriptor: Int32, maxDocumentBytes: Int) -> any ImportSource {
+    package func source(reading fileDescriptor: Int32, maxDocumentBytes: Int) -> any ImportSource {
         switch self {
         case .jsonl: JSONLinesSource(reading: fileDescriptor, maxLineBytes: maxDocumentBytes)
         case .json: JSONArraySource(reading: fileDescriptor, maxElementBytes: maxDocumentBytes)
