@@ -5,7 +5,7 @@ import Foundation
 import StockpotJSON
 
 /// Projects paths out of `JSONSerialization` trees and turns the result into the value a
-/// SmartStore index column holds (shared/spec/semantics.md, "Index types").
+/// SmartStore index column holds (docs/semantics.md, "The value an index holds").
 enum FoundationProjection {
     /// The class JSONSerialization uses for `true` and `false`.
     private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
