@@ -141,7 +141,8 @@ import StockpotTestSupport
 
     @Test func textFunctionsAgreeWithSQLite() throws {
         try Self.compare("text") { inputs in
-            switch inputs.below(8) {
+            switch inputs.below(9) {
+            case 8: return Call(inputs.pick(["lower", "upper", "length", "typeof"]), [inputs.value()])
             case 0, 1:
                 var arguments = [inputs.value(), inputs.chance(70) ? .integer(Int64(inputs.below(13)) - 6) : inputs.value()]
                 if inputs.chance(70) { arguments.append(inputs.chance(70) ? .integer(Int64(inputs.below(13)) - 6) : inputs.value()) }

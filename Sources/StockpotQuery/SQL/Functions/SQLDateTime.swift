@@ -1,7 +1,6 @@
-// A point in time as SQLite's date functions hold it: a Julian day number in milliseconds
-// and/or broken-down year-month-day and hour-minute-second fields, each valid or not, with
-// SQLite's parsing of time values (YYYY-MM-DD [HH:MM[:SS[.SSS]]] [zone], HH:MM..., numbers)
-// and its conversions between the two forms (proleptic Gregorian calendar).
+// A time value as SQLite's date functions hold it (a Julian day in milliseconds and/or date
+// and time fields), SQLite's parsing of time values (YYYY-MM-DD [HH:MM[:SS[.SSS]]] [zone],
+// HH:MM..., numbers) and its conversions between the two forms (proleptic Gregorian).
 
 /// A time value being worked on by date(), time(), datetime(), julianday(), unixepoch() or
 /// strftime(). A value type; one per call.

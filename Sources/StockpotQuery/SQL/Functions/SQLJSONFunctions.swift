@@ -1,7 +1,6 @@
-// SQLite's json_extract, json_type and json_array_length over JSON text, read with
-// StockpotJSON's reader, and SQLite's path syntax: `$`, `.key`, `."key"`, `[N]`, `[#-N]`.
-// A path step that cannot apply (a key of a non-object, an index past the end) is NULL; a
-// malformed path is an error only once the lookup reaches it, as in SQLite.
+// SQLite's json_extract, json_type and json_array_length over JSON text read by StockpotJSON,
+// with SQLite's paths (`$`, `.key`, `."key"`, `[N]`, `[#-N]`): a step that cannot apply is
+// NULL; a malformed step is an error only once the lookup reaches it, as in SQLite.
 
 import StockpotJSON
 

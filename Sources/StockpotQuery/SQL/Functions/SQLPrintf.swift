@@ -1,7 +1,6 @@
-// SQLite's printf() / format() as an SQL function: the format's literal text, and conversions
-// with flags (- + space # ! 0 ,), width and precision (digits or *), read from the arguments
-// as SQLite reads them (value_int64, value_double, value_text; 0, 0.0 or NULL once they run
-// out). Reals are in SQLPrintf+Reals. Output is capped by SQLTextLimit.
+// SQLite's printf() / format() as an SQL function: conversions with flags, width and precision
+// (digits or *), arguments read as SQLite reads them (0, 0.0 or NULL once they run out).
+// Reals are in SQLPrintf+Reals; the output is capped by SQLTextLimit.
 
 /// SQLite's SQL-level printf.
 enum SQLPrintf {
