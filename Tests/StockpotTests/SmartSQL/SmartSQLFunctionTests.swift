@@ -270,6 +270,27 @@ import StockpotTestSupport
         }
     }
 
+    /// Every function the linked SQLite has is either in Smart SQL or refused by name: none is
+    /// "no such function".
+    @Test func everySQLiteFunctionIsKnown() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            defer { try? store.close() }
+            let names = SQLiteOracle().rows("SELECT DISTINCT name FROM pragma_function_list ORDER BY name").compactMap { row -> String? in
+                guard case .text(let name) = row[0], name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+                return name
+            }
+            #expect(names.count > 50, "SQLite lists its functions")
+            for name in names {
+                do {
+                    _ = try SmartSQLFixture.rows(store, "SELECT \(name)()")
+                } catch let error as StockpotError {
+                    #expect(!error.message.contains("no such function"), "\(name): \(error.message)")
+                }
+            }
+        }
+    }
+
     @Test func hugeTextResultsAreRefusedNotBuilt() throws {
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
