@@ -118,7 +118,7 @@ struct FunctionInputs {
         case 0: return .real(Double(below(5_373_485_000)) / 1000)
         case 1: return .integer(Int64(below(4_000_000_000)) - 1_000_000_000)
         case 2: return .real(Double(below(2_000_000)) + pick([0, 0.25, 0.5, 0.999]))
-        case 3: return pick([.null, .text("now!"), .text(""), .text("2020-13-01"), .text("2020-1-1"), .text(" 2020-01-01"), .text("12:60"), .text("abc"), .text("2459000.5"), .text("1e3")])
+        case 3: return pick([.null, .text("now!"), .text("2020-01-01 12:00:00." + String(repeating: "9", count: 400)), .text(""), .text("2020-13-01"), .text("2020-1-1"), .text(" 2020-01-01"), .text("12:60"), .text("abc"), .text("2459000.5"), .text("1e3")])
         default:
             var text = ""
             if below(5) > 0 {

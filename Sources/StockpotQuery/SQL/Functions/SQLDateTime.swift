@@ -187,7 +187,9 @@ struct SQLDateTime {
         julianMilliseconds = Int64((Double(x1 + x2 + d + b) - 1524.5) * 86_400_000)
         hasJulianDay = true
         if hasTime {
-            julianMilliseconds += Int64(hour * 3_600_000 + minute * 60000) + Int64(second * 1000 + 0.5)
+            // A fraction of hundreds of digits makes the seconds NaN (as in SQLite, whose
+            // conversion then gives the smallest integer): the day becomes invalid, never a trap.
+            julianMilliseconds &+= Int64(hour * 3_600_000 + minute * 60000) &+ SQLValue.clampedInteger(second * 1000 + 0.5)
             if hasZone {
                 julianMilliseconds -= Int64(zoneMinutes) * 60000
                 hasDate = false
