@@ -115,7 +115,7 @@ struct FunctionInputs {
     /// a Julian day or unix time as a number or text, or NULL.
     mutating func timeValue() -> SQLArgument {
         switch below(12) {
-        case 0: return .real(Double(below(5_373_485_000)) / 1000)
+        case 0: return chance(90) ? .real(Double(below(5_373_485_000)) / 1000) : pick([.real(1e308), .real(-1e308), .integer(.max), .integer(.min), .real(5_373_484.5), .real(-0.0)])
         case 1: return .integer(Int64(below(4_000_000_000)) - 1_000_000_000)
         case 2: return .real(Double(below(2_000_000)) + pick([0, 0.25, 0.5, 0.999]))
         case 3: return pick([.null, .text("now!"), .text("2020-01-01 12:00:00." + String(repeating: "9", count: 400)), .text(""), .text("2020-13-01"), .text("2020-1-1"), .text(" 2020-01-01"), .text("12:60"), .text("abc"), .text("2459000.5"), .text("1e3")])
@@ -139,7 +139,9 @@ struct FunctionInputs {
     }
 
     mutating func modifier() -> String {
-        let amount = pick(["1", "-1", "+2", "10", "-400", "1.5", "-0.25", "+100000", "1e2", "0"])
+        let amount = chance(90)
+            ? pick(["1", "-1", "+2", "10", "-400", "1.5", "-0.25", "+100000", "1e2", "0"])
+            : pick(["1e308", "-1e999", "9223372036854775807", "176545.5", "-14712.9", "5373484", "464269060799", "1e-320"])
         switch below(14) {
         case 0, 1, 2: return "\(amount) \(pick(["day", "days", "hour", "hours", "minute", "minutes", "second", "seconds"]))"
         case 3, 4: return "\(amount) \(pick(["month", "months", "year", "years", "MONTHS", "fortnight"]))"
