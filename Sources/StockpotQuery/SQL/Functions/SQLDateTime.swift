@@ -63,7 +63,9 @@ struct SQLDateTime {
 
     /// Reads `count` digits at `index` into a number within `range`, followed by `separator`
     /// (0: anything); nil when they are not there.
-    static func digits(_ text: ArraySlice<UInt8>, at index: Int, count: Int, _ range: ClosedRange<Int>, then separator: UInt8) -> Int? {
+    static func digits(
+        _ text: ArraySlice<UInt8>, at index: Int, count: Int, _ range: ClosedRange<Int>, then separator: UInt8
+    ) -> Int? {
         var value = 0
         for offset in 0..<count {
             let position = index + offset

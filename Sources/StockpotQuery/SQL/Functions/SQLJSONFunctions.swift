@@ -183,9 +183,9 @@ extension String {
     fileprivate var trimmingJSONWhiteSpace: String {
         let isWhiteSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         let bytes = Array(utf8)
-        guard let first = bytes.firstIndex(where: { !isWhiteSpace($0) }), let last = bytes.lastIndex(where: { !isWhiteSpace($0) }) else {
-            return ""
-        }
+        guard let first = bytes.firstIndex(where: { !isWhiteSpace($0) }),
+            let last = bytes.lastIndex(where: { !isWhiteSpace($0) })
+        else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

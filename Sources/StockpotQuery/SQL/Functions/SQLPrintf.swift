@@ -294,7 +294,9 @@ enum SQLPrintf {
 
     /// `%c`: the first character of the text (a NUL byte for NULL or empty text), repeated
     /// `precision` times, padded to the width.
-    private static func appendCharacter(_ argument: [UInt8]?, _ spec: inout Spec, _ output: inout Output) throws(SQLEvaluationError) {
+    private static func appendCharacter(
+        _ argument: [UInt8]?, _ spec: inout Spec, _ output: inout Output
+    ) throws(SQLEvaluationError) {
         var character: [UInt8] = [0]
         if let argument, let first = argument.first {
             character = [first]
