@@ -163,22 +163,26 @@ struct FunctionInputs {
 
     // MARK: JSON
 
-    /// A JSON document's text, with insignificant white space sometimes; numbers are written
-    /// as Swift prints them (the form Stockpot's writer gives), strings without escapes.
+    /// A JSON document's text, with insignificant white space sometimes, numbers in many
+    /// spellings, and strings and member names with escapes.
     mutating func jsonText(depth: Int = 3) -> String {
-        let space = chance(15) ? " " : ""
-        switch depth <= 0 ? below(6) : below(9) {
+        let space = chance(15) ? pick([" ", "\n ", "\t"]) : ""
+        switch depth <= 0 ? below(7) : below(10) {
         case 0: return "null"
         case 1: return pick(["true", "false"])
         case 2: return String(integer())
         case 3: return String(real())
-        case 4: return "\"" + pick(["", "a", "abc", "é", "日本", "x y", "12", "$"]) + "\""
+        case 4:
+            return "\"" + pick(["", "a", "abc", "é", "日本", "x y", "12", "$", "a\\\"b", "\\u00e9", "\\n", "\\/", "\\\\", "\\ud83d\\ude42"]) + "\""
         case 5: return String(below(100))
-        case 6, 7:
+        case 6:
+            return pick(["1.50", "1E5", "-0", "0.0", "1e-7", "-2.5e+3", "123456789012345678901234", "-9223372036854775808",
+                         "9223372036854775808", "9223372036854775807", "0.1e1", "1e308"])
+        case 7, 8:
             let elements = (0..<below(5)).map { _ in jsonText(depth: depth - 1) }
             return "[" + space + elements.joined(separator: "," + space) + space + "]"
         default:
-            let keys = ["a", "b", "c", "a b", "é", "x.y", "0", ""].shuffled(using: &random).prefix(below(5))
+            let keys = ["a", "b", "c", "a b", "é", "x.y", "0", "", "a\\u0062"].shuffled(using: &random).prefix(below(5))
             let members = keys.map { "\"\($0)\"" + space + ":" + space + jsonText(depth: depth - 1) }
             return "{" + space + members.joined(separator: "," + space) + space + "}"
         }
@@ -201,7 +205,7 @@ struct FunctionInputs {
         var path = "$"
         for _ in 0..<below(4) {
             switch below(6) {
-            case 0, 1: path += "." + pick(["a", "b", "c", "é", "0", "x"])
+            case 0, 1: path += "." + pick(["a", "b", "c", "é", "0", "x", "a\\u0062", "ab"])
             case 2: path += "." + pick(["\"a b\"", "\"x.y\"", "\"\"", "\"a\""])
             case 3, 4: path += "[\(below(5))]"
             default: path += pick(["[#-1]", "[#-2]", "[#]", "[#-9]", "[4294967296]"])
