@@ -60,6 +60,15 @@ struct FunctionInputs {
     /// A format with literal text and 1–3 conversions, and arguments for them (sometimes too
     /// few or too many).
     mutating func printfCall() -> [SQLArgument] {
+        if chance(15) {
+            // Any string of format characters, with small arguments (no width can be huge).
+            let alphabet = Array("%%%%-+ #!0,.*l123sdiufeEgGqQwcxXopnrzTy|é")
+            let format = String((0..<(1 + below(14))).map { _ in pick(alphabet) })
+            let arguments: [SQLArgument] = (0..<below(6)).map { _ in
+                chance(50) ? starArgument() : pick([.real(Double(below(200)) / 8 - 10), .text(text()), .null])
+            }
+            return [.text(format)] + arguments
+        }
         var format = chance(50) ? pick(["", "x", "<", "é "]) : ""
         var arguments: [SQLArgument] = []
         for _ in 0..<(1 + below(3)) {
