@@ -1,6 +1,7 @@
 // Smart SQL within its budgets: ORDER BY ... LIMIT holds only its rows (the ties in the full
-// sort's order), a statement past its memory budget or deadline stops with resource_limit,
-// and BETWEEN leaves its upper bound unevaluated once the lower one decides, as SQLite does.
+// sort's order), a statement past its memory budget (group_concat's text included) or
+// deadline stops with resource_limit, and BETWEEN leaves its upper bound unevaluated once
+// the lower one decides, as SQLite does.
 
 import Stockpot
 import Testing
@@ -72,6 +73,16 @@ import StockpotTestSupport
             #expect(errorCode { _ = try store.smartCount("SELECT DISTINCT {a:k}, {b:k} FROM {a}, {b}", budget: small) } == .resourceLimit)
             // Within the default budget both answer.
             #expect(try store.smartCount("SELECT DISTINCT {a:k}, {b:k} FROM {a}, {b}") == 10_000)
+        }
+    }
+
+    @Test func groupConcatTextCountsAgainstTheMemoryBudget() throws {
+        try Self.withJoinSoups(count: 100) { (store: Store) throws in
+            // 10,000 joined rows of about 40 bytes each: 400 KB of text in one group.
+            let sql = "SELECT group_concat(printf('%30d', {a:k} * {b:k})) FROM {a}, {b}"
+            #expect(errorCode { _ = try Self.rows(store, sql, budget: QueryBudget(memoryBytes: 64 << 10)) } == .resourceLimit)
+            let rows = try Self.rows(store, sql)
+            #expect(rows.first?.first?.stringValue?.utf8.count == 10_000 * 31 - 1)
         }
     }
 

@@ -60,6 +60,15 @@ struct FunctionInputs {
     /// A format with literal text and 1–3 conversions, and arguments for them (sometimes too
     /// few or too many).
     mutating func printfCall() -> [SQLArgument] {
+        if chance(15) {
+            // Any string of format characters, with small arguments (no width can be huge).
+            let alphabet = Array("%%%%-+ #!0,.*l123sdiufeEgGqQwcxXopnrzTy|é")
+            let format = String((0..<(1 + below(14))).map { _ in pick(alphabet) })
+            let arguments: [SQLArgument] = (0..<below(6)).map { _ in
+                chance(50) ? starArgument() : pick([.real(Double(below(200)) / 8 - 10), .text(text()), .null])
+            }
+            return [.text(format)] + arguments
+        }
         var format = chance(50) ? pick(["", "x", "<", "é "]) : ""
         var arguments: [SQLArgument] = []
         for _ in 0..<(1 + below(3)) {
@@ -115,10 +124,10 @@ struct FunctionInputs {
     /// a Julian day or unix time as a number or text, or NULL.
     mutating func timeValue() -> SQLArgument {
         switch below(12) {
-        case 0: return .real(Double(below(5_373_485_000)) / 1000)
+        case 0: return chance(90) ? .real(Double(below(5_373_485_000)) / 1000) : pick([.real(1e308), .real(-1e308), .integer(.max), .integer(.min), .real(5_373_484.5), .real(-0.0)])
         case 1: return .integer(Int64(below(4_000_000_000)) - 1_000_000_000)
         case 2: return .real(Double(below(2_000_000)) + pick([0, 0.25, 0.5, 0.999]))
-        case 3: return pick([.null, .text("now!"), .text(""), .text("2020-13-01"), .text("2020-1-1"), .text(" 2020-01-01"), .text("12:60"), .text("abc"), .text("2459000.5"), .text("1e3")])
+        case 3: return pick([.null, .text("now!"), .text("2020-01-01 12:00:00." + String(repeating: "9", count: 400)), .text(""), .text("2020-13-01"), .text("2020-1-1"), .text(" 2020-01-01"), .text("12:60"), .text("abc"), .text("2459000.5"), .text("1e3")])
         default:
             var text = ""
             if below(5) > 0 {
@@ -139,7 +148,9 @@ struct FunctionInputs {
     }
 
     mutating func modifier() -> String {
-        let amount = pick(["1", "-1", "+2", "10", "-400", "1.5", "-0.25", "+100000", "1e2", "0"])
+        let amount = chance(90)
+            ? pick(["1", "-1", "+2", "10", "-400", "1.5", "-0.25", "+100000", "1e2", "0"])
+            : pick(["1e308", "-1e999", "9223372036854775807", "176545.5", "-14712.9", "5373484", "464269060799", "1e-320"])
         switch below(14) {
         case 0, 1, 2: return "\(amount) \(pick(["day", "days", "hour", "hours", "minute", "minutes", "second", "seconds"]))"
         case 3, 4: return "\(amount) \(pick(["month", "months", "year", "years", "MONTHS", "fortnight"]))"
@@ -161,22 +172,26 @@ struct FunctionInputs {
 
     // MARK: JSON
 
-    /// A JSON document's text, with insignificant white space sometimes; numbers are written
-    /// as Swift prints them (the form Stockpot's writer gives), strings without escapes.
+    /// A JSON document's text, with insignificant white space sometimes, numbers in many
+    /// spellings, and strings and member names with escapes.
     mutating func jsonText(depth: Int = 3) -> String {
-        let space = chance(15) ? " " : ""
-        switch depth <= 0 ? below(6) : below(9) {
+        let space = chance(15) ? pick([" ", "\n ", "\t"]) : ""
+        switch depth <= 0 ? below(7) : below(10) {
         case 0: return "null"
         case 1: return pick(["true", "false"])
         case 2: return String(integer())
         case 3: return String(real())
-        case 4: return "\"" + pick(["", "a", "abc", "é", "日本", "x y", "12", "$"]) + "\""
+        case 4:
+            return "\"" + pick(["", "a", "abc", "é", "日本", "x y", "12", "$", "a\\\"b", "\\u00e9", "\\n", "\\/", "\\\\", "\\ud83d\\ude42"]) + "\""
         case 5: return String(below(100))
-        case 6, 7:
+        case 6:
+            return pick(["1.50", "1E5", "-0", "0.0", "1e-7", "-2.5e+3", "123456789012345678901234", "-9223372036854775808",
+                         "9223372036854775808", "9223372036854775807", "0.1e1", "1e308"])
+        case 7, 8:
             let elements = (0..<below(5)).map { _ in jsonText(depth: depth - 1) }
             return "[" + space + elements.joined(separator: "," + space) + space + "]"
         default:
-            let keys = ["a", "b", "c", "a b", "é", "x.y", "0", ""].shuffled(using: &random).prefix(below(5))
+            let keys = ["a", "b", "c", "a b", "é", "x.y", "0", "", "a\\u0062"].shuffled(using: &random).prefix(below(5))
             let members = keys.map { "\"\($0)\"" + space + ":" + space + jsonText(depth: depth - 1) }
             return "{" + space + members.joined(separator: "," + space) + space + "}"
         }
@@ -199,7 +214,7 @@ struct FunctionInputs {
         var path = "$"
         for _ in 0..<below(4) {
             switch below(6) {
-            case 0, 1: path += "." + pick(["a", "b", "c", "é", "0", "x"])
+            case 0, 1: path += "." + pick(["a", "b", "c", "é", "0", "x", "a\\u0062", "ab"])
             case 2: path += "." + pick(["\"a b\"", "\"x.y\"", "\"\"", "\"a\""])
             case 3, 4: path += "[\(below(5))]"
             default: path += pick(["[#-1]", "[#-2]", "[#]", "[#-9]", "[4294967296]"])

@@ -141,7 +141,8 @@ import StockpotTestSupport
 
     @Test func textFunctionsAgreeWithSQLite() throws {
         try Self.compare("text") { inputs in
-            switch inputs.below(8) {
+            switch inputs.below(9) {
+            case 8: return Call(inputs.pick(["lower", "upper", "length", "typeof"]), [inputs.value()])
             case 0, 1:
                 var arguments = [inputs.value(), inputs.chance(70) ? .integer(Int64(inputs.below(13)) - 6) : inputs.value()]
                 if inputs.chance(70) { arguments.append(inputs.chance(70) ? .integer(Int64(inputs.below(13)) - 6) : inputs.value()) }
@@ -265,6 +266,27 @@ import StockpotTestSupport
             }
             for modifier in ["localtime", "utc"] {
                 #expect(throws: StockpotError.self) { try SmartSQLFixture.rows(store, "SELECT datetime(0, '\(modifier)')") }
+            }
+        }
+    }
+
+    /// Every function the linked SQLite has is either in Smart SQL or refused by name: none is
+    /// "no such function".
+    @Test func everySQLiteFunctionIsKnown() throws {
+        try withTemporaryDirectory { directory in
+            let store = try Store.open(directory: directory, options: fastOptions())
+            defer { try? store.close() }
+            let names = SQLiteOracle().rows("SELECT DISTINCT name FROM pragma_function_list ORDER BY name").compactMap { row -> String? in
+                guard case .text(let name) = row[0], name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+                return name
+            }
+            #expect(names.count > 50, "SQLite lists its functions")
+            for name in names {
+                do {
+                    _ = try SmartSQLFixture.rows(store, "SELECT \(name)()")
+                } catch let error as StockpotError {
+                    #expect(!error.message.contains("no such function"), "\(name): \(error.message)")
+                }
             }
         }
     }

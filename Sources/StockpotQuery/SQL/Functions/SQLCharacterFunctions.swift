@@ -40,13 +40,4 @@ enum SQLCharacterFunctions {
         }
         return .text(result)
     }
-
-    /// `sign(x)`: -1, 0 or 1 for a number (or text that is wholly a number); NULL otherwise.
-    static func sign(_ value: SQLValue) -> SQLValue {
-        switch value.withNumericAffinity {
-        case .integer(let integer): return .integer(integer.signum())
-        case .real(let real): return .integer(real < 0 ? -1 : (real > 0 ? 1 : 0))
-        default: return .null
-        }
-    }
 }

@@ -1,7 +1,6 @@
-// A point in time as SQLite's date functions hold it: a Julian day number in milliseconds
-// and/or broken-down year-month-day and hour-minute-second fields, each valid or not, with
-// SQLite's parsing of time values (YYYY-MM-DD [HH:MM[:SS[.SSS]]] [zone], HH:MM..., numbers)
-// and its conversions between the two forms (proleptic Gregorian calendar).
+// A time value as SQLite's date functions hold it (a Julian day in milliseconds and/or date
+// and time fields), SQLite's parsing of time values (YYYY-MM-DD [HH:MM[:SS[.SSS]]] [zone],
+// HH:MM..., numbers) and its conversions between the two forms (proleptic Gregorian).
 
 /// A time value being worked on by date(), time(), datetime(), julianday(), unixepoch() or
 /// strftime(). A value type; one per call.
@@ -64,7 +63,9 @@ struct SQLDateTime {
 
     /// Reads `count` digits at `index` into a number within `range`, followed by `separator`
     /// (0: anything); nil when they are not there.
-    static func digits(_ text: ArraySlice<UInt8>, at index: Int, count: Int, _ range: ClosedRange<Int>, then separator: UInt8) -> Int? {
+    static func digits(
+        _ text: ArraySlice<UInt8>, at index: Int, count: Int, _ range: ClosedRange<Int>, then separator: UInt8
+    ) -> Int? {
         var value = 0
         for offset in 0..<count {
             let position = index + offset
@@ -188,7 +189,9 @@ struct SQLDateTime {
         julianMilliseconds = Int64((Double(x1 + x2 + d + b) - 1524.5) * 86_400_000)
         hasJulianDay = true
         if hasTime {
-            julianMilliseconds += Int64(hour * 3_600_000 + minute * 60000) + Int64(second * 1000 + 0.5)
+            // A fraction of hundreds of digits makes the seconds NaN (as in SQLite, whose
+            // conversion then gives the smallest integer): the day becomes invalid, never a trap.
+            julianMilliseconds &+= Int64(hour * 3_600_000 + minute * 60000) &+ SQLValue.clampedInteger(second * 1000 + 0.5)
             if hasZone {
                 julianMilliseconds -= Int64(zoneMinutes) * 60000
                 hasDate = false

@@ -19,7 +19,8 @@ extension SQLPrintf {
         case UInt8(ascii: "e"), UInt8(ascii: "E"): style = .exponential
         default: style = .generic
         }
-        let exponentLetter = conversion == UInt8(ascii: "E") || conversion == UInt8(ascii: "G") ? UInt8(ascii: "E") : UInt8(ascii: "e")
+        let upper = conversion == UInt8(ascii: "E") || conversion == UInt8(ascii: "G")
+        let exponentLetter = upper ? UInt8(ascii: "E") : UInt8(ascii: "e")
         var precision = spec.precision < 0 ? 6 : Swift.min(spec.precision, largestRealPrecision)
         var value = SQLLongDouble(input)
         var sign: UInt8?

@@ -1,7 +1,6 @@
-// SQLite's printf() / format() as an SQL function: the format's literal text, and conversions
-// with flags (- + space # ! 0 ,), width and precision (digits or *), read from the arguments
-// as SQLite reads them (value_int64, value_double, value_text; 0, 0.0 or NULL once they run
-// out). Reals are in SQLPrintf+Reals. Output is capped by SQLTextLimit.
+// SQLite's printf() / format() as an SQL function: conversions with flags, width and precision
+// (digits or *), arguments read as SQLite reads them (0, 0.0 or NULL once they run out).
+// Reals are in SQLPrintf+Reals; the output is capped by SQLTextLimit.
 
 /// SQLite's SQL-level printf.
 enum SQLPrintf {
@@ -295,7 +294,9 @@ enum SQLPrintf {
 
     /// `%c`: the first character of the text (a NUL byte for NULL or empty text), repeated
     /// `precision` times, padded to the width.
-    private static func appendCharacter(_ argument: [UInt8]?, _ spec: inout Spec, _ output: inout Output) throws(SQLEvaluationError) {
+    private static func appendCharacter(
+        _ argument: [UInt8]?, _ spec: inout Spec, _ output: inout Output
+    ) throws(SQLEvaluationError) {
         var character: [UInt8] = [0]
         if let argument, let first = argument.first {
             character = [first]

@@ -1,5 +1,5 @@
 // Calling a scalar function: the dispatch, and the functions that pick among their arguments
-// (coalesce, ifnull, nullif, iif, typeof, min, max) or work on numbers (abs, round), and newid.
+// (coalesce, ifnull, nullif, iif, typeof, min, max) or work on numbers (abs, round, sign), and newid.
 // The text, character, printf, date and JSON families have files of their own.
 
 import StockpotCore
@@ -31,7 +31,7 @@ extension SQLScalarFunction {
         case .max: return Self.extreme(arguments, maximum: true)
         case .newid: return .text(UUIDv7.next())
         case .iif: return arguments[0].truth.isTrue ? arguments[1] : arguments[2]
-        case .sign: return SQLCharacterFunctions.sign(arguments[0])
+        case .sign: return Self.sign(arguments[0])
         case .char: return try SQLCharacterFunctions.char(arguments)
         case .unicode: return SQLCharacterFunctions.unicode(arguments[0])
         case .hex: return try SQLCharacterFunctions.hex(arguments[0])
@@ -59,6 +59,15 @@ extension SQLScalarFunction {
         default:
             let real = value.realValue
             return .real(real < 0 ? -real : real)
+        }
+    }
+
+    /// `sign(x)`: -1, 0 or 1 for a number (or text that is wholly a number); NULL otherwise.
+    static func sign(_ value: SQLValue) -> SQLValue {
+        switch value.withNumericAffinity {
+        case .integer(let integer): return .integer(integer.signum())
+        case .real(let real): return .integer(real < 0 ? -1 : (real > 0 ? 1 : 0))
+        default: return .null
         }
     }
 

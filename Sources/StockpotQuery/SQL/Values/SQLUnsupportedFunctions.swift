@@ -1,7 +1,7 @@
 // The SQLite 3.40 functions Smart SQL does not offer, so that calling one says so
 // ("unsupported function: randomblob()") instead of "no such function".
 
-/// Names of SQLite's built-in, JSON, math, window and full-text functions that Smart SQL
+/// Names of SQLite's built-in, JSON, math, window, full-text and R*Tree functions that Smart SQL
 /// refuses: they read or change connection state, make blobs, need window frames, or are
 /// not part of the dialect.
 enum SQLUnsupportedFunctions {
@@ -9,7 +9,7 @@ enum SQLUnsupportedFunctions {
         // Core scalar functions.
         "changes", "last_insert_rowid", "total_changes", "glob", "like", "likelihood", "likely", "unlikely",
         "load_extension", "quote", "random", "randomblob", "zeroblob", "soundex", "sqlite_compileoption_get",
-        "sqlite_compileoption_used", "sqlite_offset", "sqlite_source_id", "sqlite_version", "concat", "concat_ws",
+        "sqlite_compileoption_used", "sqlite_offset", "sqlite_source_id", "sqlite_version", "sqlite_log", "concat", "concat_ws",
         "octet_length", "unhex", "subtype", "current_date", "current_time", "current_timestamp", "timediff",
         // Math functions.
         "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "ceil", "ceiling", "cos", "cosh", "degrees",
@@ -23,6 +23,9 @@ enum SQLUnsupportedFunctions {
         "string_agg", "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead",
         "first_value", "last_value", "nth_value",
         // Full-text functions (Smart SQL's MATCH has no ranking or snippets).
-        "bm25", "highlight", "snippet", "matchinfo", "offsets", "fts3_tokenizer", "fts5", "fts5_source_id",
+        "bm25", "highlight", "snippet", "match", "matchinfo", "offsets", "optimize", "fts3_tokenizer", "fts5",
+        "fts5_source_id",
+        // R*Tree functions.
+        "rtreecheck", "rtreedepth", "rtreenode",
     ]
 }
