@@ -81,7 +81,11 @@ let package = Package(
             name: "StockpotCLI", dependencies: ["StockpotTools"], path: "Tools/stockpot"),
 
         .executableTarget(
-            name: "StockpotBench", dependencies: ["StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "StockpotSync", "StockpotTestSupport", "CSQLite", "CPeers"],
+            name: "StockpotBench",
+            dependencies: [
+                "StockpotJSON", "StockpotStorage", "StockpotIndex", "Stockpot", "StockpotTools", "StockpotSync", "StockpotTestSupport", "CSQLite",
+                "CPeers",
+            ],
             path: "Benchmarks/StockpotBench"),
 
         // What every test target shares: the seeded generator and the STOCKPOT_* settings.
@@ -107,7 +111,8 @@ let package = Package(
             name: "StockpotIndexTests", dependencies: ["StockpotIndex", "StockpotJSON", "CSQLite", "StockpotTestSupport"],
             path: "Tests/StockpotIndexTests"),
         .testTarget(
-            name: "StockpotTests", dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StockpotQuery", "StoreCrashWriter", "CSQLite", "StockpotTestSupport"],
+            name: "StockpotTests",
+            dependencies: ["Stockpot", "StockpotJSON", "StockpotIndex", "StockpotQuery", "StoreCrashWriter", "CSQLite", "StockpotTestSupport"],
             path: "Tests/StockpotTests"),
         // The alterSoup crash test's child process.
         .executableTarget(

@@ -73,9 +73,10 @@ extension Store {
     public static func open(directory: String, options: StoreOptions = StoreOptions()) async throws(StockpotError) -> Store {
         let result: Result<Store, StockpotError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(StockpotError) -> Store in
-                    try Store.open(directory: directory, options: options)
-                })
+                continuation.resume(
+                    returning: Result { () throws(StockpotError) -> Store in
+                        try Store.open(directory: directory, options: options)
+                    })
             }
         }
         return try result.get()

@@ -16,7 +16,7 @@ extension Store {
     public func rekey(to encryption: StoreEncryption) throws(StockpotError) {
         do throws(StorageError) {
             try engine.rekey(to: encryption)
-        } catch where error.code == .invalidArgument {
+        } catch  where error.code == .invalidArgument {
             throw StockpotError(.invalidArgument, error.message, underlying: error)
         } catch {
             throw StockpotError(error)

@@ -101,7 +101,8 @@ extension Store {
                     result.tombstones.append(TombstoneDescription(tombstone))
                     result.lastSequence = max(result.lastSequence, sequence)
                 } else {
-                    result.losses.append(SalvagedLoss(file: record.file, offset: record.offset, reason: "the tombstone of sequence \(sequence) does not decode"))
+                    result.losses.append(
+                        SalvagedLoss(file: record.file, offset: record.offset, reason: "the tombstone of sequence \(sequence) does not decode"))
                 }
                 continue
             }
@@ -109,20 +110,24 @@ extension Store {
                 if let soup = SoupRecord(decoding: record.value), soup.id == soupID {
                     catalog[soupID] = soup
                 } else {
-                    result.losses.append(SalvagedLoss(
-                        soupID: soupID, file: record.file, offset: record.offset, reason: "the catalog record does not decode"))
+                    result.losses.append(
+                        SalvagedLoss(
+                            soupID: soupID, file: record.file, offset: record.offset, reason: "the catalog record does not decode"))
                 }
             } else if let (soupID, id) = StoreKeys.entryID(of: record.key) {
                 guard let entry = EntryRecord(decoding: record.value) else {
-                    result.losses.append(SalvagedLoss(
-                        soupID: soupID, entryID: id, file: record.file, offset: record.offset, reason: "the entry record has an unknown layout"))
+                    result.losses.append(
+                        SalvagedLoss(
+                            soupID: soupID, entryID: id, file: record.file, offset: record.offset, reason: "the entry record has an unknown layout"))
                     continue
                 }
                 guard let scan = try? SystemField.inspect(entry.document), scan.isObject,
                     case .integer(let lastModified)? = scan.lastModified
                 else {
-                    result.losses.append(SalvagedLoss(
-                        soupID: soupID, entryID: id, file: record.file, offset: record.offset, reason: "the document is not a readable JSON object"))
+                    result.losses.append(
+                        SalvagedLoss(
+                            soupID: soupID, entryID: id, file: record.file, offset: record.offset,
+                            reason: "the document is not a readable JSON object"))
                     continue
                 }
                 entries[soupID, default: []].append(

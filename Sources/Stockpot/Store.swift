@@ -83,7 +83,7 @@ public final class Store: Sendable {
                 let result = Result { () throws(StockpotError) in try StoreSnapshot.decode(bytes) }
                 decoded.result.withLock { $0 = (bytes, result) }
             }
-        } catch where error.code == .invalidArgument {
+        } catch  where error.code == .invalidArgument {
             throw StockpotError(.invalidArgument, error.message, underlying: error)
         } catch {
             throw StockpotError(error)

@@ -111,7 +111,8 @@ public struct StoreDirectory: Sendable, Hashable {
         guard isValidName(name) else {
             throw StockpotError(
                 .invalidStoreName,
-                "\"\(name.prefix(40))\" cannot name a store: use 1 to \(maximumNameBytes) ASCII letters, digits, '-', '_' or '.', not starting with '.'.")
+                "\"\(name.prefix(40))\" cannot name a store: use 1 to \(maximumNameBytes) ASCII letters, digits, '-', '_' or '.', not starting with '.'."
+            )
         }
     }
 }

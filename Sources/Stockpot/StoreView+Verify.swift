@@ -58,7 +58,8 @@ extension StoreView {
         }
         if rebuilt.changes.serialized() != soup.changes.serialized() {
             result.problems.append(
-                "Soup \"\(soup.name)\": the change index (\(soup.changes.count) entries) disagrees with the sequences of the \(entries.count) entries in the log.")
+                "Soup \"\(soup.name)\": the change index (\(soup.changes.count) entries) disagrees with the sequences of the \(entries.count) entries in the log."
+            )
         }
         for position in soup.indexes.indices
         where rebuilt.indexes[position].serialized() != soup.indexes[position].serialized() {
@@ -70,7 +71,8 @@ extension StoreView {
                 what = "the full-text index"
             }
             result.problems.append(
-                "Soup \"\(soup.name)\": \(what) (\(soup.indexes[position].count) entries) disagrees with a rebuild from the log (\(rebuilt.indexes[position].count) entries).")
+                "Soup \"\(soup.name)\": \(what) (\(soup.indexes[position].count) entries) disagrees with a rebuild from the log (\(rebuilt.indexes[position].count) entries)."
+            )
         }
         return result
     }

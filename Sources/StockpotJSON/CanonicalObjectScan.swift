@@ -3,9 +3,9 @@
 // Used by encoded objects, whose bytes were validated when they were stored.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a search of canonical object text found.

@@ -2,9 +2,9 @@
 // values that are needed, skip the rest by scanning for their end.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 struct FieldScanner {

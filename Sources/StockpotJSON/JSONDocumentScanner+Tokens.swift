@@ -3,9 +3,9 @@
 // checks that they are spelled the way JSONWriter writes them.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension JSONDocumentScanner {

@@ -71,7 +71,8 @@ extension JSONByteCursor {
             if negative, mantissa <= UInt64(Int64.max) { return .integer(-Int64(mantissa)) }
             if negative, mantissa == UInt64(Int64.max) + 1 { return .integer(.min) }
         }
-        let value = exactShortDouble(mantissa, exponent - fractionDigits, exact: exact)
+        let value =
+            exactShortDouble(mantissa, exponent - fractionDigits, exact: exact)
             ?? slowDouble(from: start, to: i)
         guard let value, value.isFinite else {
             throw JSONError(.numberOutOfRange, at: start, "The number is too large for a double.")

@@ -2,9 +2,9 @@
 // never by Swift's Unicode canonical equivalence.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension String {

@@ -8,7 +8,7 @@
 import Foundation
 import StockpotFuzzTargets
 #if STOCKPOT_LIBFUZZER
-import CLibFuzzer
+    import CLibFuzzer
 #endif
 
 /// The target libFuzzer's callback runs; set once before the driver starts.
@@ -21,8 +21,9 @@ func fail(_ message: String) -> Never {
 
 var arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    fail("usage: stockpot-fuzz TARGET [libFuzzer options] [CORPUS...] | --write-seeds DIR | --list\ntargets: "
-        + FuzzTarget.allCases.map(\.name).joined(separator: " "))
+    fail(
+        "usage: stockpot-fuzz TARGET [libFuzzer options] [CORPUS...] | --write-seeds DIR | --list\ntargets: "
+            + FuzzTarget.allCases.map(\.name).joined(separator: " "))
 }
 switch arguments[1] {
 case "--list":
@@ -45,50 +46,51 @@ default:
 arguments.remove(at: 1)
 
 #if STOCKPOT_LIBFUZZER
-var argumentCount = CInt(arguments.count)
-var argumentVector: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
-    let vector = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: arguments.count + 1)
-    for (index, argument) in arguments.enumerated() { vector[index] = strdup(argument) }
-    vector[arguments.count] = nil
-    return vector
-}()
-let status = LLVMFuzzerRunDriver(&argumentCount, &argumentVector) { data, size in
-    let input = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-    do {
-        try selectedTarget.run(input)
-    } catch {
-        FileHandle.standardError.write(Data("FuzzFailure: \(error)\n".utf8))
-        abort()
-    }
-    return 0
-}
-exit(status)
-#else
-// Without libFuzzer: run each file (or each file of each folder) given once.
-var failures = 0
-var inputs = 0
-for path in arguments.dropFirst() where !path.hasPrefix("-") {
-    var isFolder: ObjCBool = false
-    _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-    let files = isFolder.boolValue
-        ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 } : [path]
-    for file in files {
-        guard let data = FileManager.default.contents(atPath: file) else { fail("Error: cannot read \(file)") }
-        inputs += 1
+    var argumentCount = CInt(arguments.count)
+    var argumentVector: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = {
+        let vector = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: arguments.count + 1)
+        for (index, argument) in arguments.enumerated() { vector[index] = strdup(argument) }
+        vector[arguments.count] = nil
+        return vector
+    }()
+    let status = LLVMFuzzerRunDriver(&argumentCount, &argumentVector) { data, size in
+        let input = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
         do {
-            try selectedTarget.run([UInt8](data))
+            try selectedTarget.run(input)
         } catch {
-            failures += 1
-            print("\(file): \(error)")
+            FileHandle.standardError.write(Data("FuzzFailure: \(error)\n".utf8))
+            abort()
+        }
+        return 0
+    }
+    exit(status)
+#else
+    // Without libFuzzer: run each file (or each file of each folder) given once.
+    var failures = 0
+    var inputs = 0
+    for path in arguments.dropFirst() where !path.hasPrefix("-") {
+        var isFolder: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        let files =
+            isFolder.boolValue
+            ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 } : [path]
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else { fail("Error: cannot read \(file)") }
+            inputs += 1
+            do {
+                try selectedTarget.run([UInt8](data))
+            } catch {
+                failures += 1
+                print("\(file): \(error)")
+            }
         }
     }
-}
-do {
-    try selectedTarget.finish()
-} catch {
-    failures += 1
-    print("finish: \(error)")
-}
-print("\(selectedTarget.name): \(inputs) inputs, \(failures) failures")
-exit(failures == 0 ? 0 : 1)
+    do {
+        try selectedTarget.finish()
+    } catch {
+        failures += 1
+        print("finish: \(error)")
+    }
+    print("\(selectedTarget.name): \(inputs) inputs, \(failures) failures")
+    exit(failures == 0 ? 0 : 1)
 #endif

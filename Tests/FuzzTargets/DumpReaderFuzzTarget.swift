@@ -12,12 +12,14 @@ enum DumpReaderFuzzTarget {
     nonisolated(unsafe) private static var path: String?
 
     static func run(_ data: [UInt8]) throws(FuzzFailure) {
-        let file = path ?? {
-            let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-            let made = base + "/stockpot-fuzz-dump-\(getpid())"
-            path = made
-            return made
-        }()
+        let file =
+            path
+            ?? {
+                let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+                let made = base + "/stockpot-fuzz-dump-\(getpid())"
+                path = made
+                return made
+            }()
         guard FileManager.default.createFile(atPath: file, contents: Data(data)) else {
             throw FuzzFailure(name, "cannot write \(file)")
         }

@@ -28,7 +28,8 @@ enum ExecRequestFuzzTarget {
         for line in data.split(separator: UInt8(ascii: "\n"), maxSplits: 16, omittingEmptySubsequences: true).prefix(16) {
             let request = Array(line)
             guard !ExecSession.isBlank(request) else { continue }
-            let response = request.count > limits.maxInputBytes
+            let response =
+                request.count > limits.maxInputBytes
                 ? state.session.respondToOverlongLine(byteCount: request.count)
                 : state.session.respond(to: request)
             var code: String?

@@ -49,7 +49,9 @@ package struct ExecRequestMutator {
         guard case .object(var object) = value else { return value }
         switch kind {
         case .unknownOp:
-            let names: [JSONValue] = ["", "QUERYSOUP", "querysoup", "registerSoup ", "__proto__", "stats\u{0}", .string(String(repeating: "x", count: 300))]
+            let names: [JSONValue] = [
+                "", "QUERYSOUP", "querysoup", "registerSoup ", "__proto__", "stats\u{0}", .string(String(repeating: "x", count: 300)),
+            ]
             object["op"] = names.randomElement(using: &random)!
             return .object(object)
         case .addMember:

@@ -19,12 +19,14 @@ enum ImportSourceFuzzTarget {
     static func run(_ data: [UInt8]) throws(FuzzFailure) {
         guard let first = data.first else { return }
         let format = ImportFormat.allCases[Int(first) % ImportFormat.allCases.count]
-        let file = path ?? {
-            let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-            let made = base + "/stockpot-fuzz-import-\(getpid())"
-            path = made
-            return made
-        }()
+        let file =
+            path
+            ?? {
+                let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+                let made = base + "/stockpot-fuzz-import-\(getpid())"
+                path = made
+                return made
+            }()
         guard FileManager.default.createFile(atPath: file, contents: Data(data.dropFirst())) else {
             throw FuzzFailure(name, "cannot write \(file)")
         }

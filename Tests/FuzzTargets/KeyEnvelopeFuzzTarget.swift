@@ -26,7 +26,7 @@ enum KeyEnvelopeFuzzTarget {
         guard envelope.derivation == .rawKey else { return }
         do throws(StorageError) {
             _ = try envelope.unlock(key, file: "ENCRYPTION")
-        } catch where error.code == .wrongKey || error.code == .corruption {
+        } catch  where error.code == .wrongKey || error.code == .corruption {
             // The documented outcomes of a file this key did not seal.
         } catch {
             throw FuzzFailure(name, "unlocking failed with \(error.code), not wrong_key or corruption")

@@ -23,7 +23,8 @@ enum ManifestFuzzTarget {
             // identity and a snapshot binding first (StorageEngine+Open.swift).
             var upgraded = manifest
             upgraded.identity = StoreIdentity.random()
-            upgraded.snapshotBinding = manifest.snapshot == 0
+            upgraded.snapshotBinding =
+                manifest.snapshot == 0
                 ? nil : SnapshotBinding(coveredSequence: 0, checksum: 0, logSegment: 0, logOffset: 0)
             upgraded.formatVersion = FormatHeader.identityVersion
             upgraded.generation &+= 1

@@ -44,9 +44,10 @@ enum SealedSegmentFuzzTarget {
             let tolerant = TolerantSegmentReader.scan(bytes, fileNumber: fileNumber, identity: identity, file: "segment", cipher: cipher)
             let found = Set(tolerant.records.map(\.offset))
             for sealedLength in [nil, bytes.count] {
-                guard let scan = try? SegmentScanner.scan(
-                    bytes, file: "segment", fileNumber: fileNumber, identity: identity, allowsLegacy: false,
-                    sealedLength: sealedLength, cipher: cipher)
+                guard
+                    let scan = try? SegmentScanner.scan(
+                        bytes, file: "segment", fileNumber: fileNumber, identity: identity, allowsLegacy: false,
+                        sealedLength: sealedLength, cipher: cipher)
                 else { continue }
                 for offset in scan.records.map(\.offset) where !found.contains(offset) {
                     failure = FuzzFailure(name, "the scanner keeps a sealed record at \(offset) the tolerant reader does not find")

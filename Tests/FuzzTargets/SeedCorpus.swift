@@ -94,23 +94,24 @@ package enum SeedCorpus {
     ]
 
     /// Valid exec requests (some lines of several), the fixture's first.
-    package static let execTexts = ScratchStore.fixture + [
-        #"{"id":"q","op":"querySoup","soupName":"people","querySpec":{"queryType":"range","indexPath":"age","beginKey":0,"endKey":50,"order":"descending","pageSize":2}}"#,
-        #"{"id":7,"op":"querySoup","soupName":"people","querySpec":{"queryType":"match","indexPath":"bio","matchKey":"tea OR coffee"}}"#,
-        #"{"id":8,"op":"querySoup","soupName":"people","querySpec":{"queryType":"like","indexPath":"name","likeKey":"a%"}}"#,
-        #"{"id":9,"op":"runSmartQuery","querySpec":{"queryType":"smart","smartSql":"SELECT {people:name}, count(*) FROM {people} GROUP BY 1","pageSize":5},"args":[]}"#,
-        #"{"id":10,"op":"countQuery","soupName":"notes","querySpec":{"queryType":"exact","indexPath":"owner","matchKey":1}}"#,
-        #"{"id":11,"op":"retrieveSoupEntries","soupName":"people","entryIds":[1,2,99]}"#,
-        #"{"id":12,"op":"removeFromSoup","soupName":"notes","entryIds":[2]}"#,
-        #"{"id":13,"op":"upsertSoupEntries","soupName":"people","entries":[{"email":"ann@x","name":"Ann2"}],"externalIdPath":"email"}"#,
-        #"{"id":14,"op":"alterSoup","soupName":"notes","indexSpecs":[{"path":"owner","type":"string"}],"reIndexData":true}"#,
-        #"{"id":15,"op":"querySoup","soupName":"people","querySpec":{"queryType":"all","pageSize":1}}"# + "\n"
-            + #"{"id":16,"op":"moveCursorToPageIndex","cursorId":1,"index":2}"# + "\n" + #"{"id":17,"op":"closeCursor","cursorId":1}"#,
-        #"{"id":18,"op":"stats"}"#, #"{"id":19,"op":"getSoupIndexSpecs","soupName":"people"}"#,
-        #"{"id":20,"op":"reIndexSoup","soupName":"people","paths":["name"]}"#, #"{"id":null,"op":"compact"}"#,
-        #"{"id":21,"op":"clearSoup","soupName":"empty"}"#, #"{"id":22,"op":"removeSoup","soupName":"empty"}"#,
-        #"{"id":[1],"op":3}"#, "[]", "not json", #"{"id":{"a":1},"op":"nope"}"#,
-    ]
+    package static let execTexts =
+        ScratchStore.fixture + [
+            #"{"id":"q","op":"querySoup","soupName":"people","querySpec":{"queryType":"range","indexPath":"age","beginKey":0,"endKey":50,"order":"descending","pageSize":2}}"#,
+            #"{"id":7,"op":"querySoup","soupName":"people","querySpec":{"queryType":"match","indexPath":"bio","matchKey":"tea OR coffee"}}"#,
+            #"{"id":8,"op":"querySoup","soupName":"people","querySpec":{"queryType":"like","indexPath":"name","likeKey":"a%"}}"#,
+            #"{"id":9,"op":"runSmartQuery","querySpec":{"queryType":"smart","smartSql":"SELECT {people:name}, count(*) FROM {people} GROUP BY 1","pageSize":5},"args":[]}"#,
+            #"{"id":10,"op":"countQuery","soupName":"notes","querySpec":{"queryType":"exact","indexPath":"owner","matchKey":1}}"#,
+            #"{"id":11,"op":"retrieveSoupEntries","soupName":"people","entryIds":[1,2,99]}"#,
+            #"{"id":12,"op":"removeFromSoup","soupName":"notes","entryIds":[2]}"#,
+            #"{"id":13,"op":"upsertSoupEntries","soupName":"people","entries":[{"email":"ann@x","name":"Ann2"}],"externalIdPath":"email"}"#,
+            #"{"id":14,"op":"alterSoup","soupName":"notes","indexSpecs":[{"path":"owner","type":"string"}],"reIndexData":true}"#,
+            #"{"id":15,"op":"querySoup","soupName":"people","querySpec":{"queryType":"all","pageSize":1}}"# + "\n"
+                + #"{"id":16,"op":"moveCursorToPageIndex","cursorId":1,"index":2}"# + "\n" + #"{"id":17,"op":"closeCursor","cursorId":1}"#,
+            #"{"id":18,"op":"stats"}"#, #"{"id":19,"op":"getSoupIndexSpecs","soupName":"people"}"#,
+            #"{"id":20,"op":"reIndexSoup","soupName":"people","paths":["name"]}"#, #"{"id":null,"op":"compact"}"#,
+            #"{"id":21,"op":"clearSoup","soupName":"empty"}"#, #"{"id":22,"op":"removeSoup","soupName":"empty"}"#,
+            #"{"id":[1],"op":3}"#, "[]", "not json", #"{"id":{"a":1},"op":"nope"}"#,
+        ]
 
     static let sqlTexts = [
         "SELECT {people:name}, {people:age} FROM {people} WHERE {people:age} > 20 ORDER BY {people:age} DESC LIMIT 2",
@@ -151,7 +152,8 @@ package enum SeedCorpus {
             "store.dump": dump,
             "header-only.dump": Array(#"{"format":"stockpot-dump","version":1}"#.utf8) + [10],
             "empty-soup.dump": Array(
-                (#"{"format":"stockpot-dump","version":1}"# + "\n" + #"{"soup":"s","specs":[{"path":"k","type":"string"}],"nextEntryId":1,"entries":0}"#
+                (#"{"format":"stockpot-dump","version":1}"# + "\n"
+                    + #"{"soup":"s","specs":[{"path":"k","type":"string"}],"nextEntryId":1,"entries":0}"#
                     + "\n" + #"{"end":true,"soups":1,"entries":0,"checksum":"0000000000000000"}"# + "\n").utf8),
         ]
     }
@@ -184,14 +186,18 @@ package enum SeedCorpus {
             (RecordHeader(tag: .put, flags: .batchEnd, sequence: 1), Array("\0\0\0\u{1}k1".utf8), Array(#"{"a":1}"#.utf8)),
             (RecordHeader(tag: .put, sequence: 2), Array("\0\0\0\u{1}k2".utf8), Array("{}".utf8)),
             (RecordHeader(tag: .delete, flags: .batchEnd, sequence: 3), Array("\0\0\0\u{1}k1".utf8), []),
-            (RecordHeader(tag: .put, flags: [.batchEnd, .compressed], sequence: 4, originalLength: original.count), Array("\0\0\0\u{2}k3".utf8), compressed),
+            (
+                RecordHeader(tag: .put, flags: [.batchEnd, .compressed], sequence: 4, originalLength: original.count), Array("\0\0\0\u{2}k3".utf8),
+                compressed
+            ),
         ]
         for (header, key, value) in records where !(header.flags.contains(.compressed) && compressed.isEmpty) {
             let offset = bytes.count
             let written = key.withUnsafeBytes { k in value.withUnsafeBytes { v in RecordCodec.append(header, key: k, storedValue: v, to: &bytes) } }
-            entries.append(HintEntry(
-                tag: written.tag, flags: written.flags, key: key, offset: offset, recordLength: written.recordLength,
-                sequence: written.sequence, originalLength: written.originalLength))
+            entries.append(
+                HintEntry(
+                    tag: written.tag, flags: written.flags, key: key, offset: offset, recordLength: written.recordLength,
+                    sequence: written.sequence, originalLength: written.originalLength))
         }
         return (bytes, entries)
     }
@@ -202,7 +208,8 @@ package enum SeedCorpus {
         let own = try KeyEnvelope.create(identity: seedIdentity, encryption: KeyEnvelopeFuzzTarget.key).0
         let other = try KeyEnvelope.create(identity: seedIdentity, encryption: .key(Array(repeating: 9, count: 32))).0
         let passphrase = try KeyEnvelope.create(
-            identity: seedIdentity, encryption: .passphrase("p", cost: PassphraseCost(operations: 1, memoryBytes: 8 << 10))).0
+            identity: seedIdentity, encryption: .passphrase("p", cost: PassphraseCost(operations: 1, memoryBytes: 8 << 10))
+        ).0
         return ["raw-key": own.encoded(), "other-key": other.encoded(), "passphrase": passphrase.encoded()]
     }
 

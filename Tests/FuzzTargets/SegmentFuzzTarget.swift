@@ -23,8 +23,9 @@ enum SegmentFuzzTarget {
                 record.stored.withUnsafeBytes { decompress($0, originalLength: record.header.originalLength) }
             }
             for sealed in [nil, bytes.count] {
-                guard let scan = try? SegmentScanner.scan(
-                    bytes, file: "segment", fileNumber: fileNumber, identity: nil, allowsLegacy: true, sealedLength: sealed)
+                guard
+                    let scan = try? SegmentScanner.scan(
+                        bytes, file: "segment", fileNumber: fileNumber, identity: nil, allowsLegacy: true, sealedLength: sealed)
                 else { continue }
                 if tolerant.headerProblem != nil {
                     failure = FuzzFailure(name, "the scanner accepts a header the tolerant reader rejects")

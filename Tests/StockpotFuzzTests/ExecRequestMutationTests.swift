@@ -15,7 +15,8 @@ struct ExecRequestMutationTests {
     /// Cases per run; STOCKPOT_EXEC_MUTATIONS sets more for a long run.
     static let cases = ProcessInfo.processInfo.environment["STOCKPOT_EXEC_MUTATIONS"].flatMap(Int.init) ?? 3000
     /// The seed: STOCKPOT_EXEC_MUTATION_SEED replays a run; otherwise a new one each run.
-    static let seed = ProcessInfo.processInfo.environment["STOCKPOT_EXEC_MUTATION_SEED"].flatMap(UInt64.init)
+    static let seed =
+        ProcessInfo.processInfo.environment["STOCKPOT_EXEC_MUTATION_SEED"].flatMap(UInt64.init)
         ?? UInt64.random(in: 1...UInt64.max)
     static let limits = JSONLimits(maxDepth: 32, maxInputBytes: 1 << 20, maxStringBytes: 1 << 20)
 
@@ -45,7 +46,8 @@ struct ExecRequestMutationTests {
             let problem = ExecResponseCheck.problem(response: response, line: line, limits: Self.limits, code: &code)
             #expect(
                 problem == nil,
-                "seed \(Self.seed), case \(number) (\(kind)): \(problem ?? ""): \(String(decoding: line.prefix(400), as: UTF8.self)) -> \(String(decoding: response.prefix(400), as: UTF8.self))")
+                "seed \(Self.seed), case \(number) (\(kind)): \(problem ?? ""): \(String(decoding: line.prefix(400), as: UTF8.self)) -> \(String(decoding: response.prefix(400), as: UTF8.self))"
+            )
             if problem != nil { return }
             if let code { codes[code, default: 0] += 1 } else { successes += 1 }
         }

@@ -104,9 +104,10 @@ import StockpotTestSupport
         let invalidUTF8: [UInt8] = [0x22, 0x61, 0xC3, 0x28, 0x22]
         #expect(invalidUTF8.withUnsafeBufferPointer { CanonicalObjectScan.plainString(in: $0, span: 0..<5) } == nil)
         let tooLong = Array("\"abcdef\"".utf8)
-        #expect(tooLong.withUnsafeBufferPointer {
-            CanonicalObjectScan.plainString(in: $0, span: 0..<tooLong.count, limits: JSONLimits(maxStringBytes: 5))
-        } == nil)
+        #expect(
+            tooLong.withUnsafeBufferPointer {
+                CanonicalObjectScan.plainString(in: $0, span: 0..<tooLong.count, limits: JSONLimits(maxStringBytes: 5))
+            } == nil)
     }
 
     @Test func textThatIsNotCanonicalIsReportedNotMisread() {

@@ -17,8 +17,10 @@ import StockpotJSON
         #expect(IndexType(parsing: name) == expected)
     }
 
-    @Test(arguments: ["", "fulltext", "full-text", "text", "int", "float", "json", " string",
-                      "string ", "strings", "jsön1"])
+    @Test(arguments: [
+        "", "fulltext", "full-text", "text", "int", "float", "json", " string",
+        "string ", "strings", "jsön1",
+    ])
     func unknownNamesDoNotParse(name: String) {
         #expect(IndexType(parsing: name) == nil)
     }

@@ -134,8 +134,10 @@ import StockpotJSON
 
     @Test func stringIndexOfADoubleIsTheWritersText() {
         // "Its JSON text" for a double is the writer's shortest form, whatever the input spelling.
-        for (input, value) in [("1.50", 1.5), ("1E2", 100.0), ("-0.0", -0.0), ("1e300", 1e300),
-                               ("0.1", 0.1), ("5e-324", .leastNonzeroMagnitude)] {
+        for (input, value) in [
+            ("1.50", 1.5), ("1E2", 100.0), ("-0.0", -0.0), ("1e300", 1e300),
+            ("0.1", 0.1), ("5e-324", .leastNonzeroMagnitude),
+        ] {
             guard let document = parsed("{\"x\":" + input + "}") else {
                 Issue.record("rejected \(input)")
                 continue

@@ -10,8 +10,9 @@ import StockpotTestSupport
     static let documentCount = 10_000
 
     private func report(_ tally: OracleTally, _ what: String) {
-        #expect(tally.disagreements.isEmpty,
-                "\(tally.disagreements.count) \(what) disagree; first:\n\(tally.disagreements.prefix(5).joined(separator: "\n"))")
+        #expect(
+            tally.disagreements.isEmpty,
+            "\(tally.disagreements.count) \(what) disagree; first:\n\(tally.disagreements.prefix(5).joined(separator: "\n"))")
     }
 
     @Test func writerOutputIsCanonicalAndStampsLikeTheSlowPath() {
@@ -38,8 +39,9 @@ import StockpotTestSupport
         }
         report(tally, "formatted documents")
         // Both verdicts occur: some formatted texts happen to be canonical, most are not.
-        #expect(tally.canonical > 100 && tally.accepted - tally.canonical > 1000,
-                "canonical \(tally.canonical) of \(tally.accepted)")
+        #expect(
+            tally.canonical > 100 && tally.accepted - tally.canonical > 1000,
+            "canonical \(tally.canonical) of \(tally.accepted)")
     }
 
     @Test func mutatedDocumentsAgree() {
@@ -150,7 +152,10 @@ import StockpotTestSupport
     @Test func numberSpellingsAgree() {
         var tally = OracleTally()
         for spelling in Self.numberSpellings {
-            for template in ["X", "[X]", "{\"a\":X}", "{\"_soupEntryId\":X}", "{\"_soupLastModifiedDate\":X,\"_soupEntryId\":1}", "{\"_soupEntryId\": X }", "[X,X]"] {
+            for template in [
+                "X", "[X]", "{\"a\":X}", "{\"_soupEntryId\":X}", "{\"_soupLastModifiedDate\":X,\"_soupEntryId\":1}", "{\"_soupEntryId\": X }",
+                "[X,X]",
+            ] {
                 let text = filled(template, "X", spelling)
                 tally.check(bytes(text), label: text)
                 tally.count(bytes(text), limits: .default)

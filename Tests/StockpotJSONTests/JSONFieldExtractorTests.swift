@@ -62,10 +62,13 @@ import StockpotTestSupport
             ("a.b", .json1),
         ]
         let values = try Self.extract(input, fields)
-        #expect(identical(values, [
-            .text("[1,[3,4]]"), .text("[{\"b\":1},{\"b\":[3,4]}]"), .text("{\"d\":2.5}"), .double(2.5),
-            .integer(2), .null,
-        ]), "\(values)")
+        #expect(
+            identical(
+                values,
+                [
+                    .text("[1,[3,4]]"), .text("[{\"b\":1},{\"b\":[3,4]}]"), .text("{\"d\":2.5}"), .double(2.5),
+                    .integer(2), .null,
+                ]), "\(values)")
     }
 
     @Test func resultsFollowFieldOrderIncludingRepeats() throws {
@@ -162,8 +165,9 @@ import StockpotTestSupport
             let fieldText = fields.map { "\($0.1.rawValue) \($0.0)" }.joined(separator: ", ")
             do {
                 let fromArray = try Self.extract(input, fields)
-                #expect(identical(fromArray, expected),
-                        "seed \(seed): [\(fieldText)] in \(describe(input)): got \(fromArray), expected \(expected)")
+                #expect(
+                    identical(fromArray, expected),
+                    "seed \(seed): [\(fieldText)] in \(describe(input)): got \(fromArray), expected \(expected)")
                 let extractor = JSONFieldExtractor(fields: fields.map { IndexField(path: JSONPath($0.0), type: $0.1) })
                 let fromBuffer = try input.withUnsafeBytes { buffer throws(JSONError) in
                     try extractor.indexValues(in: buffer)

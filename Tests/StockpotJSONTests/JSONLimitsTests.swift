@@ -112,7 +112,8 @@ import StockpotTestSupport
         // A long string with a high string limit but a small depth limit is fine.
         let limits = JSONLimits(maxDepth: 1, maxInputBytes: 100, maxStringBytes: 50)
         #expect(parsed("[\"" + String(repeating: "x", count: 50) + "\"]", limits: limits) != nil)
-        #expect(parseError("[\"" + String(repeating: "x", count: 51) + "\"]", limits: limits)?.code
+        #expect(
+            parseError("[\"" + String(repeating: "x", count: 51) + "\"]", limits: limits)?.code
                 == .stringTooLong)
     }
 }
@@ -145,12 +146,13 @@ import StockpotTestSupport
     @Test func deepInputOnAThreadWithLittleStackIsAnErrorNotACrash() throws {
         let depth = JSONLimits.maxSupportedDepth
         let deep = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
-        let codes = try #require(SmallStackThread.run(stackBytes: 192 * 1024) { () -> [JSONError.Code?] in
-            var codes: [JSONError.Code?] = []
-            do { _ = try JSONReader.parse(deep, limits: JSONLimits(maxDepth: depth)) } catch { codes.append((error as? JSONError)?.code) }
-            do { _ = try JSONDocumentScanner.scan(deep, limits: JSONLimits(maxDepth: depth)) } catch { codes.append((error as? JSONError)?.code) }
-            return codes
-        })
+        let codes = try #require(
+            SmallStackThread.run(stackBytes: 192 * 1024) { () -> [JSONError.Code?] in
+                var codes: [JSONError.Code?] = []
+                do { _ = try JSONReader.parse(deep, limits: JSONLimits(maxDepth: depth)) } catch { codes.append((error as? JSONError)?.code) }
+                do { _ = try JSONDocumentScanner.scan(deep, limits: JSONLimits(maxDepth: depth)) } catch { codes.append((error as? JSONError)?.code) }
+                return codes
+            })
         #expect(codes == [JSONError.Code.depthLimitExceeded, JSONError.Code.depthLimitExceeded], "\(codes)")
     }
 }

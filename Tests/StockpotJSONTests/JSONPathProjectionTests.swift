@@ -50,10 +50,12 @@ import StockpotJSON
         Case(document: "{\"a\":[{\"b\":null},{\"c\":1}]}", path: "a.b", expected: [nil]),
         Case(document: "{\"a\":[1,2,\"b\"]}", path: "a.b", expected: nil),
         Case(document: "{\"a\":[]}", path: "a.b", expected: nil),
-        Case(document: "{\"a\":[{\"b\":{\"c\":1}},{\"b\":{\"d\":2}},{\"b\":{\"c\":3}}]}", path: "a.b.c",
-             expected: [1, 3]),
-        Case(document: "{\"a\":[{\"b\":[{\"c\":1},{\"c\":2}]},{\"b\":[{\"d\":0}]},{\"b\":[{\"c\":3}]}]}",
-             path: "a.b.c", expected: [[1, 2], [3]]),
+        Case(
+            document: "{\"a\":[{\"b\":{\"c\":1}},{\"b\":{\"d\":2}},{\"b\":{\"c\":3}}]}", path: "a.b.c",
+            expected: [1, 3]),
+        Case(
+            document: "{\"a\":[{\"b\":[{\"c\":1},{\"c\":2}]},{\"b\":[{\"d\":0}]},{\"b\":[{\"c\":3}]}]}",
+            path: "a.b.c", expected: [[1, 2], [3]]),
         Case(document: "{\"a\":[{\"b\":{\"x\":1}}]}", path: "a.b", expected: [["x": 1]]),
         Case(document: "{\"Tags\":[\"grey\"]}", path: "Tags", expected: ["grey"]),
         // A top-level array is walked like any other.
@@ -68,8 +70,9 @@ import StockpotJSON
     @Test(arguments: cases)
     func projectionFollowsThePathRules(_ c: Case) {
         let result = Self.doc(c.document).project(JSONPath(c.path))
-        #expect(identical(result, c.expected),
-                "got \(result.map(debugText) ?? "missing"), expected \(c.expected.map(debugText) ?? "missing")")
+        #expect(
+            identical(result, c.expected),
+            "got \(result.map(debugText) ?? "missing"), expected \(c.expected.map(debugText) ?? "missing")")
     }
 
     @Test func projectionLeavesDoublesAndOrderUntouched() {

@@ -15,8 +15,10 @@ import StockpotJSON
         ("\"hi\"", .string("hi")),
         ("[]", .array([])),
         ("{}", .object(JSONObject())),
-        ("[1,\"a\",null,true,false,[],{}]",
-         .array([1, "a", nil, true, false, .array([]), .object(JSONObject())])),
+        (
+            "[1,\"a\",null,true,false,[],{}]",
+            .array([1, "a", nil, true, false, .array([]), .object(JSONObject())])
+        ),
         ("{\"a\":{\"b\":[1,{\"c\":null}]}}", ["a": ["b": [1, ["c": nil]]]]),
     ]
 
@@ -28,8 +30,10 @@ import StockpotJSON
 
     @Test(arguments: [" ", "\t", "\n", "\r", " \t\r\n "])
     func theFourWhiteSpaceBytesAreAllowedAroundEveryToken(space: String) throws {
-        let text = [space, "{", "\"a\"", ":", "[", "1", ",", "true", "]", ",", "\"b\"", ":",
-                    "null", "}", space].joined(separator: space)
+        let text = [
+            space, "{", "\"a\"", ":", "[", "1", ",", "true", "]", ",", "\"b\"", ":",
+            "null", "}", space,
+        ].joined(separator: space)
         let value = try JSONReader.parse(text, limits: .default)
         #expect(identical(value, ["a": [1, true], "b": nil]))
     }

@@ -60,8 +60,10 @@ import StockpotTestSupport
         #expect(parseError(text)?.code == .leadingZero, "\(text)")
     }
 
-    @Test(arguments: ["1.", "1e", "1E", "1e+", "1e-", "-", "-a", "1.e5", "1.a", "[-]", "-.5",
-                      "[1.]", "1ex", "-Infinity"])
+    @Test(arguments: [
+        "1.", "1e", "1E", "1e+", "1e-", "-", "-a", "1.e5", "1.a", "[-]", "-.5",
+        "[1.]", "1ex", "-Infinity",
+    ])
     func numbersThatStartRightButAreMalformedAreInvalid(text: String) {
         #expect(parseError(text)?.code == .invalidNumber, "\(text)")
     }
@@ -83,8 +85,9 @@ import StockpotTestSupport
             if rng.oneIn(2) { text += "e" + String(rng.below(600) - 300) }
             guard let expected = Double(text), expected.isFinite else { continue }
             let value = parsed(text)
-            #expect(identical(value, .double(expected)),
-                    "seed \(seed): \(text) gave \(value.map(debugText) ?? "an error")")
+            #expect(
+                identical(value, .double(expected)),
+                "seed \(seed): \(text) gave \(value.map(debugText) ?? "an error")")
         }
     }
 }

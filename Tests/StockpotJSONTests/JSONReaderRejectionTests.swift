@@ -4,21 +4,27 @@ import Testing
 import StockpotJSON
 
 @Suite struct JSONReaderRejectionTests {
-    @Test(arguments: ["[1,2,]", "[1,]", "[1 , ]", "{\"a\":1,}", "{\"a\":1 , }", "[[1,],2]",
-                      "{\"a\":[1,],\"b\":2}"])
+    @Test(arguments: [
+        "[1,2,]", "[1,]", "[1 , ]", "{\"a\":1,}", "{\"a\":1 , }", "[[1,],2]",
+        "{\"a\":[1,],\"b\":2}",
+    ])
     func trailingCommaIsRejected(text: String) {
         #expect(parseError(text)?.code == .trailingComma, "\(text)")
     }
 
-    @Test(arguments: ["[,]", "[,1]", "[1,,2]", "[1 2]", "{,}", "{\"a\" 1}", "{\"a\":1 \"b\":2}",
-                      "{\"a\"::1}", "{:1}", "]", "}", ":", ",", "[}", "{]", "{\"a\":}", "True",
-                      "nUll", "trux", "fals3", "x"])
+    @Test(arguments: [
+        "[,]", "[,1]", "[1,,2]", "[1 2]", "{,}", "{\"a\" 1}", "{\"a\":1 \"b\":2}",
+        "{\"a\"::1}", "{:1}", "]", "}", ":", ",", "[}", "{]", "{\"a\":}", "True",
+        "nUll", "trux", "fals3", "x",
+    ])
     func misplacedOrUnknownBytesAreUnexpectedCharacters(text: String) {
         #expect(parseError(text)?.code == .unexpectedCharacter, "\(text)")
     }
 
-    @Test(arguments: ["// c\n1", "/* c */ 1", "[1,/* x */2]", "{\"a\":1/*x*/}", "[1//x\n]",
-                      "#1"])
+    @Test(arguments: [
+        "// c\n1", "/* c */ 1", "[1,/* x */2]", "{\"a\":1/*x*/}", "[1//x\n]",
+        "#1",
+    ])
     func commentsAreRejected(text: String) {
         #expect(parseError(text)?.code == .unexpectedCharacter, "\(text)")
     }
@@ -46,22 +52,28 @@ import StockpotJSON
         #expect(parseError(key)?.code == .controlCharacter, "key byte \(byte)")
     }
 
-    @Test(arguments: ["\"\\uD800\"", "\"\\uDC00\"", "\"\\uDFFF\"", "\"\\uD800\\u0041\"",
-                      "\"\\uD800x\"", "\"\\uDBFF\"", "\"\\uDE00\\uD83D\"", "\"\\uD800\\uD800\"",
-                      "{\"\\uD800\":1}", "\"a\\udc00b\""])
+    @Test(arguments: [
+        "\"\\uD800\"", "\"\\uDC00\"", "\"\\uDFFF\"", "\"\\uD800\\u0041\"",
+        "\"\\uD800x\"", "\"\\uDBFF\"", "\"\\uDE00\\uD83D\"", "\"\\uD800\\uD800\"",
+        "{\"\\uD800\":1}", "\"a\\udc00b\"",
+    ])
     func loneSurrogateEscapeIsRejected(text: String) {
         #expect(parseError(text)?.code == .loneSurrogate, "\(text)")
     }
 
-    @Test(arguments: ["\"\\x\"", "\"\\u12G4\"", "\"\\u12\"", "[\"\\u12\"]", "\"\\U0041\"", "\"\\a\"", "\"\\'\"",
-                      "\"\\0\"", "\"\\ \"", "\"\\u-123\"", "{\"\\q\":1}"])
+    @Test(arguments: [
+        "\"\\x\"", "\"\\u12G4\"", "\"\\u12\"", "[\"\\u12\"]", "\"\\U0041\"", "\"\\a\"", "\"\\'\"",
+        "\"\\0\"", "\"\\ \"", "\"\\u-123\"", "{\"\\q\":1}",
+    ])
     func badEscapeIsRejected(text: String) {
         #expect(parseError(text)?.code == .invalidEscape, "\(text)")
     }
 
-    @Test(arguments: ["{\"a\":1,\"a\":2}", "{\"a\":1,\"b\":2,\"a\":3}", "{\"x\":{\"a\":1,\"a\":1}}",
-                      "[{\"a\":1,\"a\":null}]", "{\"a\":1,\"\\u0061\":2}", "{\"\":1,\"\":2}",
-                      "{\"😀\":1,\"\\uD83D\\uDE00\":2}"])
+    @Test(arguments: [
+        "{\"a\":1,\"a\":2}", "{\"a\":1,\"b\":2,\"a\":3}", "{\"x\":{\"a\":1,\"a\":1}}",
+        "[{\"a\":1,\"a\":null}]", "{\"a\":1,\"\\u0061\":2}", "{\"\":1,\"\":2}",
+        "{\"😀\":1,\"\\uD83D\\uDE00\":2}",
+    ])
     func duplicateKeyInOneObjectIsRejected(text: String) {
         #expect(parseError(text)?.code == .duplicateKey, "\(text)")
     }
@@ -83,8 +95,9 @@ import StockpotJSON
     }
 
     @Test func sameKeyInDifferentObjectsIsAccepted() throws {
-        let value = try JSONReader.parse("{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":2}]}",
-                                         limits: .default)
+        let value = try JSONReader.parse(
+            "{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":2}]}",
+            limits: .default)
         #expect(identical(value, ["a": ["a": 1], "b": [["a": 1], ["a": 2]]]))
     }
 
@@ -93,15 +106,19 @@ import StockpotJSON
         #expect(try #require(value.objectValue).keys == ["a", "A"])
     }
 
-    @Test(arguments: ["1 2", "{} x", "[]]", "nulll", "\"a\"\"b\"", "truefalse", "{}{}", "0 0",
-                      "1 \u{C}", "[1] ,", "1/", "\"x\" //"])
+    @Test(arguments: [
+        "1 2", "{} x", "[]]", "nulll", "\"a\"\"b\"", "truefalse", "{}{}", "0 0",
+        "1 \u{C}", "[1] ,", "1/", "\"x\" //",
+    ])
     func trailingGarbageIsRejected(text: String) {
         #expect(parseError(text)?.code == .trailingGarbage, "\(text.debugDescription)")
     }
 
-    @Test(arguments: ["", " ", " \t\r\n ", "[", "[1", "[1,", "{", "{\"a\"", "{\"a\":", "{\"a\":1",
-                      "{\"a\":1,", "\"abc", "\"abc\\", "\"\\u00", "\"\\uD83D", "tru", "nul", "f",
-                      "[\"a\"", "{\"a"])
+    @Test(arguments: [
+        "", " ", " \t\r\n ", "[", "[1", "[1,", "{", "{\"a\"", "{\"a\":", "{\"a\":1",
+        "{\"a\":1,", "\"abc", "\"abc\\", "\"\\u00", "\"\\uD83D", "tru", "nul", "f",
+        "[\"a\"", "{\"a",
+    ])
     func unterminatedInputIsUnexpectedEnd(text: String) {
         #expect(parseError(text)?.code == .unexpectedEnd, "\(text.debugDescription)")
     }

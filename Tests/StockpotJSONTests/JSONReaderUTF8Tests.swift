@@ -61,8 +61,10 @@ import StockpotJSON
     }
 
     @Test func wellFormedBoundarySequencesAreAccepted() throws {
-        let scalars: [Unicode.Scalar] = ["\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}",
-                                         "\u{FFFF}", "\u{10000}", "\u{10FFFF}"]
+        let scalars: [Unicode.Scalar] = [
+            "\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}",
+            "\u{FFFF}", "\u{10000}", "\u{10FFFF}",
+        ]
         for scalar in scalars {
             let text = "\"" + String(scalar) + "\""
             #expect(identical(parsed(text), .string(String(scalar))), "U+\(String(scalar.value, radix: 16))")

@@ -13,22 +13,23 @@ import StockpotTestSupport
         return value
     }
 
-    @Test(arguments: [
-        (#"{"_soupLastModifiedDate":7,"a":1}"#, Int64(7)),
-        (#"{"a":1,"_soupLastModifiedDate":-7,"b":[2]}"#, -7),
-        (#"{"a":"\"_soupLastModifiedDate\":5","_soupLastModifiedDate":3}"#, 3),
-        (#"{"a":{"_soupLastModifiedDate":5}}"#, nil),
-        (#"{"a":[{"_soupLastModifiedDate":5}],"_soupLastModifiedDate":6}"#, 6),
-        (#"{"_soupLastModifiedDate":"5"}"#, nil),
-        (#"{"_soupLastModifiedDate":5.0}"#, nil),
-        (#"{"_soupLastModifiedDate":null}"#, nil),
-        (#"{"_soupLastModifiedDate":9223372036854775807}"#, Int64.max),
-        (#"{"_soupLastModifiedDateX":1,"_soupLastModifiedDat":2}"#, nil),
-        (#"{}"#, nil),
-        // Not canonical: white space, an escaped key. Answered by the validating scan.
-        (#"{ "_soupLastModifiedDate" : 8 }"#, 8),
-        (#"{"_soupLastModified\u0044ate":9}"#, 9),
-    ] as [(String, Int64?)])
+    @Test(
+        arguments: [
+            (#"{"_soupLastModifiedDate":7,"a":1}"#, Int64(7)),
+            (#"{"a":1,"_soupLastModifiedDate":-7,"b":[2]}"#, -7),
+            (#"{"a":"\"_soupLastModifiedDate\":5","_soupLastModifiedDate":3}"#, 3),
+            (#"{"a":{"_soupLastModifiedDate":5}}"#, nil),
+            (#"{"a":[{"_soupLastModifiedDate":5}],"_soupLastModifiedDate":6}"#, 6),
+            (#"{"_soupLastModifiedDate":"5"}"#, nil),
+            (#"{"_soupLastModifiedDate":5.0}"#, nil),
+            (#"{"_soupLastModifiedDate":null}"#, nil),
+            (#"{"_soupLastModifiedDate":9223372036854775807}"#, Int64.max),
+            (#"{"_soupLastModifiedDateX":1,"_soupLastModifiedDat":2}"#, nil),
+            (#"{}"#, nil),
+            // Not canonical: white space, an escaped key. Answered by the validating scan.
+            (#"{ "_soupLastModifiedDate" : 8 }"#, 8),
+            (#"{"_soupLastModified\u0044ate":9}"#, 9),
+        ] as [(String, Int64?)])
     func readsWhatTheValidatingScanReads(_ text: String, _ want: Int64?) {
         #expect(Self.inspected(bytes(text)) == want)
         #expect(systemMembers.storedSecond(in: bytes(text)) == want)
@@ -55,7 +56,8 @@ import StockpotTestSupport
             for _ in 0..<rng.below(6) {
                 let key = rng.oneIn(6) ? "\"\(systemMembers.secondKey)\":1" : rng.string(maxLength: 6)
                 guard seen.insert(key).inserted else { continue }
-                let value: JSONValue = rng.oneIn(5)
+                let value: JSONValue =
+                    rng.oneIn(5)
                     ? .object(JSONObject([(systemMembers.secondKey, .integer(rng.int64()))])) : rng.jsonValue(depth: 1, maxDepth: 3)
                 pairs.append((key, value))
             }

@@ -16,57 +16,80 @@ import StockpotJSON
 
     /// Stamped with entry id 9 and time 100.
     static let cases: [Case] = [
-        Case(input: #"{"_soupEntryId":5,"a":1}"#, entryID: .integer(5), lastModified: nil, canonical: true,
-             stored: #"{"_soupEntryId":9,"a":1,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"a":1,"_soupEntryId":-5,"b":[2]}"#, entryID: .integer(-5), lastModified: nil, canonical: true,
-             stored: #"{"a":1,"_soupEntryId":9,"b":[2],"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"a":1,"_soupEntryId":12345678901}"#, entryID: .integer(12_345_678_901), lastModified: nil, canonical: true,
-             stored: #"{"a":1,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupLastModifiedDate":7,"x":"y","_soupEntryId":3}"#, entryID: .integer(3), lastModified: .integer(7),
-             canonical: true, stored: #"{"_soupLastModifiedDate":100,"x":"y","_soupEntryId":9}"#),
-        Case(input: #"{"_soupEntryId":3,"_soupLastModifiedDate":7}"#, entryID: .integer(3), lastModified: .integer(7),
-             canonical: true, stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupLastModifiedDate":7}"#, entryID: nil, lastModified: .integer(7), canonical: true,
-             stored: #"{"_soupLastModifiedDate":100,"_soupEntryId":9}"#),
-        Case(input: #"{"a":1}"#, entryID: nil, lastModified: nil, canonical: true,
-             stored: #"{"a":1,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{}"#, entryID: nil, lastModified: nil, canonical: true,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupEntryId":null,"_soupLastModifiedDate":null}"#, entryID: .null, lastModified: .null, canonical: true,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":5,"a":1}"#, entryID: .integer(5), lastModified: nil, canonical: true,
+            stored: #"{"_soupEntryId":9,"a":1,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"a":1,"_soupEntryId":-5,"b":[2]}"#, entryID: .integer(-5), lastModified: nil, canonical: true,
+            stored: #"{"a":1,"_soupEntryId":9,"b":[2],"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"a":1,"_soupEntryId":12345678901}"#, entryID: .integer(12_345_678_901), lastModified: nil, canonical: true,
+            stored: #"{"a":1,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupLastModifiedDate":7,"x":"y","_soupEntryId":3}"#, entryID: .integer(3), lastModified: .integer(7),
+            canonical: true, stored: #"{"_soupLastModifiedDate":100,"x":"y","_soupEntryId":9}"#),
+        Case(
+            input: #"{"_soupEntryId":3,"_soupLastModifiedDate":7}"#, entryID: .integer(3), lastModified: .integer(7),
+            canonical: true, stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupLastModifiedDate":7}"#, entryID: nil, lastModified: .integer(7), canonical: true,
+            stored: #"{"_soupLastModifiedDate":100,"_soupEntryId":9}"#),
+        Case(
+            input: #"{"a":1}"#, entryID: nil, lastModified: nil, canonical: true,
+            stored: #"{"a":1,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{}"#, entryID: nil, lastModified: nil, canonical: true,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":null,"_soupLastModifiedDate":null}"#, entryID: .null, lastModified: .null, canonical: true,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
         // Wrong types: the store rejects these, but they are reported faithfully.
-        Case(input: #"{"_soupEntryId":5.0}"#, entryID: .other, lastModified: nil, canonical: true,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupEntryId":"5","_soupLastModifiedDate":true}"#, entryID: .other, lastModified: .other, canonical: true,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupEntryId":[1],"_soupLastModifiedDate":{"t":1}}"#, entryID: .other, lastModified: .other, canonical: true,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupEntryId":1e2}"#, entryID: .other, lastModified: nil, canonical: false,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupEntryId":9223372036854775808}"#, entryID: .other, lastModified: nil, canonical: false,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupEntryId":-9223372036854775808}"#, entryID: .integer(.min), lastModified: nil, canonical: true,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupEntryId":-0}"#, entryID: .integer(0), lastModified: nil, canonical: false,
-             stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":5.0}"#, entryID: .other, lastModified: nil, canonical: true,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":"5","_soupLastModifiedDate":true}"#, entryID: .other, lastModified: .other, canonical: true,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":[1],"_soupLastModifiedDate":{"t":1}}"#, entryID: .other, lastModified: .other, canonical: true,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":1e2}"#, entryID: .other, lastModified: nil, canonical: false,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":9223372036854775808}"#, entryID: .other, lastModified: nil, canonical: false,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":-9223372036854775808}"#, entryID: .integer(.min), lastModified: nil, canonical: true,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryId":-0}"#, entryID: .integer(0), lastModified: nil, canonical: false,
+            stored: #"{"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
         // A key spelled with escapes is the same key; the stored text spells it plainly.
-        Case(input: #"{"a":"\/","_soupEntry\u0049d":4}"#, entryID: .integer(4), lastModified: nil, canonical: false,
-             stored: #"{"a":"/","_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"\u005fsoupLastModifiedDate":1,"b":2}"#, entryID: nil, lastModified: .integer(1), canonical: false,
-             stored: #"{"_soupLastModifiedDate":100,"b":2,"_soupEntryId":9}"#),
+        Case(
+            input: #"{"a":"\/","_soupEntry\u0049d":4}"#, entryID: .integer(4), lastModified: nil, canonical: false,
+            stored: #"{"a":"/","_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"\u005fsoupLastModifiedDate":1,"b":2}"#, entryID: nil, lastModified: .integer(1), canonical: false,
+            stored: #"{"_soupLastModifiedDate":100,"b":2,"_soupEntryId":9}"#),
         // White space anywhere: found all the same; stored compact.
-        Case(input: " {\n  \"_soupEntryId\" : 5 ,\n  \"a\" : [ 1 , 2 ]\n}\t", entryID: .integer(5), lastModified: nil,
-             canonical: false, stored: #"{"_soupEntryId":9,"a":[1,2],"_soupLastModifiedDate":100}"#),
+        Case(
+            input: " {\n  \"_soupEntryId\" : 5 ,\n  \"a\" : [ 1 , 2 ]\n}\t", entryID: .integer(5), lastModified: nil,
+            canonical: false, stored: #"{"_soupEntryId":9,"a":[1,2],"_soupLastModifiedDate":100}"#),
         // Only top-level members count, and only exact keys.
-        Case(input: #"{"a":{"_soupEntryId":5},"b":[{"_soupLastModifiedDate":1}]}"#, entryID: nil, lastModified: nil,
-             canonical: true, stored: #"{"a":{"_soupEntryId":5},"b":[{"_soupLastModifiedDate":1}],"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"_soupEntryIdx":5,"_soupEntryI":6,"_SOUPENTRYID":7}"#, entryID: nil, lastModified: nil, canonical: true,
-             stored: #"{"_soupEntryIdx":5,"_soupEntryI":6,"_SOUPENTRYID":7,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"a":{"_soupEntryId":5},"b":[{"_soupLastModifiedDate":1}]}"#, entryID: nil, lastModified: nil,
+            canonical: true, stored: #"{"a":{"_soupEntryId":5},"b":[{"_soupLastModifiedDate":1}],"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"_soupEntryIdx":5,"_soupEntryI":6,"_SOUPENTRYID":7}"#, entryID: nil, lastModified: nil, canonical: true,
+            stored: #"{"_soupEntryIdx":5,"_soupEntryI":6,"_SOUPENTRYID":7,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
         // Non-canonical strings and numbers elsewhere are rewritten the writer's way.
-        Case(input: #"{"s":"\u00e9\u001F\/","d":1.50,"e":1E2,"_soupEntryId":1}"#, entryID: .integer(1), lastModified: nil,
-             canonical: false, stored: #"{"s":"é\u001f/","d":1.5,"e":100.0,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
-        Case(input: #"{"s":"é\"\\\n\u001f","d":1.5,"e":100.0,"f":1e-05,"g":1e+16}"#, entryID: nil, lastModified: nil,
-             canonical: true, stored: #"{"s":"é\"\\\n\u001f","d":1.5,"e":100.0,"f":1e-05,"g":1e+16,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"s":"\u00e9\u001F\/","d":1.50,"e":1E2,"_soupEntryId":1}"#, entryID: .integer(1), lastModified: nil,
+            canonical: false, stored: #"{"s":"é\u001f/","d":1.5,"e":100.0,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
+        Case(
+            input: #"{"s":"é\"\\\n\u001f","d":1.5,"e":100.0,"f":1e-05,"g":1e+16}"#, entryID: nil, lastModified: nil,
+            canonical: true, stored: #"{"s":"é\"\\\n\u001f","d":1.5,"e":100.0,"f":1e-05,"g":1e+16,"_soupEntryId":9,"_soupLastModifiedDate":100}"#),
     ]
 
     @Test(arguments: cases) func systemFieldsAreFoundAndSet(_ c: Case) throws {
@@ -97,7 +120,8 @@ import StockpotJSON
         let scan = try systemMembers.inspect(input)
         #expect(scan.isCanonical)
         let stored = try scan.stamped(input, entryID: .min, lastModified: .max)
-        #expect(String(decoding: stored, as: UTF8.self)
+        #expect(
+            String(decoding: stored, as: UTF8.self)
                 == #"{"_soupEntryId":-9223372036854775808,"_soupLastModifiedDate":9223372036854775807}"#)
     }
 

@@ -45,8 +45,10 @@ import StockpotTestSupport
         #expect(Self.text(.integer(value)) == String(value))
     }
 
-    @Test(arguments: [(0.1, "0.1"), (1.5, "1.5"), (-2.25, "-2.25"), (0.30000000000000004, "0.30000000000000004"),
-                      (123.456, "123.456")])
+    @Test(arguments: [
+        (0.1, "0.1"), (1.5, "1.5"), (-2.25, "-2.25"), (0.30000000000000004, "0.30000000000000004"),
+        (123.456, "123.456"),
+    ])
     func simpleDoublesAreWrittenInTheirShortestDecimal(value: Double, expected: String) {
         #expect(Self.text(.double(value)) == expected)
     }
@@ -102,8 +104,9 @@ import StockpotTestSupport
             let back = parsed(output)
             #expect(identical(back, .double(value)), "seed \(seed): \(value) written as \(output)")
             // Swift's description is the shortest round-tripping decimal.
-            #expect(Self.significantDigits(output) <= Self.significantDigits(value.description),
-                    "seed \(seed): \(value) written as \(output), shortest is \(value.description)")
+            #expect(
+                Self.significantDigits(output) <= Self.significantDigits(value.description),
+                "seed \(seed): \(value) written as \(output), shortest is \(value.description)")
         }
     }
 

@@ -26,8 +26,10 @@ import StockpotJSON
     }
 
     @Test func extractorMatchesKeysByBytes() throws {
-        let fields = [IndexField(path: JSONPath("e\u{301}"), type: .integer),
-                      IndexField(path: JSONPath("\u{E9}"), type: .integer)]
+        let fields = [
+            IndexField(path: JSONPath("e\u{301}"), type: .integer),
+            IndexField(path: JSONPath("\u{E9}"), type: .integer),
+        ]
         let values = try JSONFieldExtractor(fields: fields).indexValues(in: bytes(Self.text))
         #expect(identical(values, [.integer(2), .integer(1)]), "\(values)")
     }

@@ -159,17 +159,18 @@ struct RandomFormatter {
         out.append(0x22)
         for scalar in s.unicodeScalars {
             let v = scalar.value
-            let short: String? = switch v {
-            case 0x22: "\\\""
-            case 0x5C: "\\\\"
-            case 0x2F: rng.oneIn(2) ? "\\/" : nil
-            case 0x08: "\\b"
-            case 0x0C: "\\f"
-            case 0x0A: "\\n"
-            case 0x0D: "\\r"
-            case 0x09: "\\t"
-            default: nil
-            }
+            let short: String? =
+                switch v {
+                case 0x22: "\\\""
+                case 0x5C: "\\\\"
+                case 0x2F: rng.oneIn(2) ? "\\/" : nil
+                case 0x08: "\\b"
+                case 0x0C: "\\f"
+                case 0x0A: "\\n"
+                case 0x0D: "\\r"
+                case 0x09: "\\t"
+                default: nil
+                }
             if let short, rng.below(4) != 0 {
                 out += bytes(short)
             } else if v < 0x20 || v == 0x22 || v == 0x5C || rng.oneIn(4) {

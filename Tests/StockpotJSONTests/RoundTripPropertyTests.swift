@@ -13,8 +13,10 @@ import StockpotTestSupport
             let value = rng.jsonValue()
             let written = JSONWriter.write(value)
             let back = parsed(written)
-            #expect(identical(back, value),
-                    "seed \(seed): \(debugText(value)) written as \(describe(written)) read back as \(back.map(debugText) ?? "error \(String(describing: parseError(written)))")")
+            #expect(
+                identical(back, value),
+                "seed \(seed): \(debugText(value)) written as \(describe(written)) read back as \(back.map(debugText) ?? "error \(String(describing: parseError(written)))")"
+            )
         }
     }
 
@@ -41,8 +43,9 @@ import StockpotTestSupport
             var formatter = RandomFormatter(rng: SeededRandom(seed: seed ^ 0xF0F0))
             let text = formatter.text(value)
             let back = parsed(text)
-            #expect(identical(back, value),
-                    "seed \(seed): \(describe(text)) read back as \(back.map(debugText) ?? "error \(String(describing: parseError(text)))")")
+            #expect(
+                identical(back, value),
+                "seed \(seed): \(describe(text)) read back as \(back.map(debugText) ?? "error \(String(describing: parseError(text)))")")
             // And the writer's output does not depend on how the input was spelled.
             if let back {
                 #expect(JSONWriter.write(back) == JSONWriter.write(value), "seed \(seed)")

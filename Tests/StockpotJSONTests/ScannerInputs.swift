@@ -31,18 +31,19 @@ extension SeededRandom {
 }
 
 /// Byte snippets that break (or nearly break) JSON in ways the reader names differently.
-let hostileSnippets: [[UInt8]] = [
-    "\\u", "\\ud800", "\\udc00", "\\ud800\\udc00", "\\ud83d\\ude00", "\\ud800\\u0041", "\\uD800",
-    "\\u00e9", "\\u00E9", "\\u001f", "\\u001F", "\\u000a", "\\u0008", "\\/", "\\x", "\\", "\\u12",
-    "\\u12g4", "-", "-0", "0", "01", "1.", ".5", "1e", "1e+", "1E5", "1e999", "-1e400", "1e-400",
-    "9223372036854775808", "-9223372036854775809", "0.1", "1.0", "100.0", "1e+16", "-0.0",
-    ",", ",}", ",]", ":", "\"", "\"\"", "\"a\":1,", "{", "}", "[", "]", "null", "nul", "tru",
-    "true", "falsey", " ", "\n", "\t", "\r",
-].map { bytes($0) } + [
-    [0x00], [0x1F], [0x7F], [0x80], [0xBF], [0xC0, 0xAF], [0xC3], [0xC3, 0xA9], [0xE2, 0x82],
-    [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80],
-    [0xF5], [0xFE], [0xFF], [0xEF, 0xBB, 0xBF],
-]
+let hostileSnippets: [[UInt8]] =
+    [
+        "\\u", "\\ud800", "\\udc00", "\\ud800\\udc00", "\\ud83d\\ude00", "\\ud800\\u0041", "\\uD800",
+        "\\u00e9", "\\u00E9", "\\u001f", "\\u001F", "\\u000a", "\\u0008", "\\/", "\\x", "\\", "\\u12",
+        "\\u12g4", "-", "-0", "0", "01", "1.", ".5", "1e", "1e+", "1E5", "1e999", "-1e400", "1e-400",
+        "9223372036854775808", "-9223372036854775809", "0.1", "1.0", "100.0", "1e+16", "-0.0",
+        ",", ",}", ",]", ":", "\"", "\"\"", "\"a\":1,", "{", "}", "[", "]", "null", "nul", "tru",
+        "true", "falsey", " ", "\n", "\t", "\r",
+    ].map { bytes($0) } + [
+        [0x00], [0x1F], [0x7F], [0x80], [0xBF], [0xC0, 0xAF], [0xC3], [0xC3, 0xA9], [0xE2, 0x82],
+        [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80],
+        [0xF5], [0xFE], [0xFF], [0xEF, 0xBB, 0xBF],
+    ]
 
 /// Single bytes worth trying in place of another.
 let hostileBytes: [UInt8] = [

@@ -97,7 +97,8 @@ func debugText(_ value: JSONValue) -> String {
     case .string(let s): return "str(\(s.debugDescription))"
     case .array(let a): return "[" + a.map(debugText).joined(separator: ",") + "]"
     case .object(let o):
-        return "{" + zip(o.keys, o.values).map { "\($0.debugDescription):\(debugText($1))" }
+        return "{"
+            + zip(o.keys, o.values).map { "\($0.debugDescription):\(debugText($1))" }
             .joined(separator: ",") + "}"
     }
 }

@@ -145,4 +145,3 @@ final class SQLiteLike {
 
 /// SQLite's "copy this string now" destructor.
 let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-

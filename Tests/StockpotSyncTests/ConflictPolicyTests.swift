@@ -76,13 +76,14 @@ struct ConflictPolicyTests {
 
     @Test func aMergeClosureDecidesAndBothSidesTakeTheMerge() async throws {
         let scene = try await Scene()
-        let summary = try await scene.syncUpB(.merge { conflict in
-            let local = conflict.local?.objectValue?["name"]?.stringValue ?? ""
-            let server = conflict.server?.objectValue?["name"]?.stringValue ?? ""
-            var merged = conflict.local!.objectValue!
-            merged["name"] = .string(server + "+" + local)
-            return .document(.object(merged))
-        })
+        let summary = try await scene.syncUpB(
+            .merge { conflict in
+                let local = conflict.local?.objectValue?["name"]?.stringValue ?? ""
+                let server = conflict.server?.objectValue?["name"]?.stringValue ?? ""
+                var merged = conflict.local!.objectValue!
+                merged["name"] = .string(server + "+" + local)
+                return .document(.object(merged))
+            })
         #expect(summary.conflicts.count == 1)
         #expect(try scene.serverName() == "A+B")
         #expect(try scene.name(on: scene.b) == "A+B")

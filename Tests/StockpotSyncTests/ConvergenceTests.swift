@@ -34,8 +34,10 @@ struct ConvergenceTests {
         for workload in workloads[inProcess...] {
             let output = fixture.directory.file("device-\(workload.device).out")
             let pid = try ChildProcess.spawn(
-                [BinaryRun.binary("SyncDevice"), workload.storePath, workload.server, String(workload.device), String(workload.seed),
-                 String(workload.rounds), String(workload.writesPerRound), policy, String(keys.count)],
+                [
+                    BinaryRun.binary("SyncDevice"), workload.storePath, workload.server, String(workload.device), String(workload.seed),
+                    String(workload.rounds), String(workload.writesPerRound), policy, String(keys.count),
+                ],
                 input: nil, output: output, errors: output + ".err")
             children.append((pid, output))
         }

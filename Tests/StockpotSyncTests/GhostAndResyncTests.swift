@@ -87,4 +87,3 @@ struct GhostAndResyncTests {
         #expect(try sync.status(soup: SyncFixture.soup).unsyncedKeys == [keys[0]])
     }
 }
-

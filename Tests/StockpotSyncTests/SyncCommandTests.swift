@@ -8,7 +8,8 @@ import Testing
 
 @Suite("Sync through the CLI and exec")
 struct SyncCommandTests {
-    static let register = #"{"op":"registerSoup","soupName":"Account","indexSpecs":[{"path":"Id","type":"string","default":"newid"},{"path":"name","type":"string"}]}"#
+    static let register =
+        #"{"op":"registerSoup","soupName":"Account","indexSpecs":[{"path":"Id","type":"string","default":"newid"},{"path":"name","type":"string"}]}"#
 
     static func responses(_ run: BinaryRun) throws -> [JSONValue] {
         try run.output.split(separator: "\n").map { try JSONReader.parse(String($0)) }
@@ -24,7 +25,10 @@ struct SyncCommandTests {
         let asDevice = fixture.server.replacingOccurrences(of: "user=postgres", with: "user=\(role)")
 
         let a = fixture.directory.file("a")
-        let made = try BinaryRun.stockpot(["exec", a], input: Self.register + "\n" + #"{"op":"upsertSoupEntries","soupName":"Account","entries":[{"name":"x"},{"name":"y"},{"name":"z"}]}"# + "\n")
+        let made = try BinaryRun.stockpot(
+            ["exec", a],
+            input: Self.register + "\n" + #"{"op":"upsertSoupEntries","soupName":"Account","entries":[{"name":"x"},{"name":"y"},{"name":"z"}]}"#
+                + "\n")
         #expect(made.status == 0)
         let status = try BinaryRun.stockpot(["sync", "status", a])
         #expect(status.status == 0)
@@ -67,8 +71,13 @@ struct SyncCommandTests {
         let fixture = try SyncFixture()
         let a = fixture.directory.file("a")
         let b = fixture.directory.file("b")
-        _ = try BinaryRun.stockpot(["exec", a], input: Self.register + "\n" + #"{"op":"upsertSoupEntries","soupName":"Account","entries":[{"name":"x"},{"name":"y"}]}"# + "\n")
-        let up = try Self.responses(BinaryRun.stockpot(["exec", a, "--sync-server", fixture.server], input: #"{"id":1,"op":"syncUp","soupName":"Account","options":{"conflictPolicy":"serverWins","batchSize":1}}"# + "\n"))
+        _ = try BinaryRun.stockpot(
+            ["exec", a],
+            input: Self.register + "\n" + #"{"op":"upsertSoupEntries","soupName":"Account","entries":[{"name":"x"},{"name":"y"}]}"# + "\n")
+        let up = try Self.responses(
+            BinaryRun.stockpot(
+                ["exec", a, "--sync-server", fixture.server],
+                input: #"{"id":1,"op":"syncUp","soupName":"Account","options":{"conflictPolicy":"serverWins","batchSize":1}}"# + "\n"))
         #expect(up.first?.objectValue?["ok"] == .bool(true))
         #expect(up.first?.objectValue?["result"]?.objectValue?["applied"] == .integer(2))
         let requests = [
@@ -80,7 +89,8 @@ struct SyncCommandTests {
             #"{"id":6,"op":"syncDown","soupName":"Account","options":{"mergeMode":"sideways"}}"#,
             #"{"id":7,"op":"syncDown","soupName":"NoSuchSoup"}"#,
         ]
-        let responses = try Self.responses(BinaryRun.stockpot(["exec", b, "--sync-server", fixture.server], input: requests.joined(separator: "\n") + "\n"))
+        let responses = try Self.responses(
+            BinaryRun.stockpot(["exec", b, "--sync-server", fixture.server], input: requests.joined(separator: "\n") + "\n"))
         #expect(responses.count == 7)
         #expect(responses[1].objectValue?["result"]?.objectValue?["applied"] == .integer(2))
         #expect(responses[2].objectValue?["result"]?.objectValue?["syncedEntries"] == .integer(2))
@@ -112,7 +122,10 @@ struct SyncCommandTests {
         let b = fixture.directory.file("b")
         let key = "0190a000-0000-7000-8000-000000000001"
         for store in [a, b] {
-            _ = try BinaryRun.stockpot(["exec", store], input: Self.register + "\n" + #"{"op":"upsertSoupEntries","soupName":"Account","entries":[{"Id":"\#(key)","name":"\#(store.suffix(1))"}]}"# + "\n")
+            _ = try BinaryRun.stockpot(
+                ["exec", store],
+                input: Self.register + "\n"
+                    + #"{"op":"upsertSoupEntries","soupName":"Account","entries":[{"Id":"\#(key)","name":"\#(store.suffix(1))"}]}"# + "\n")
         }
         #expect(try BinaryRun.stockpot(["sync", a, "--server", fixture.server, "--up"]).status == 0)
         let conflicted = try BinaryRun.stockpot(["sync", b, "--server", fixture.server, "--up", "--conflict", "fail"])

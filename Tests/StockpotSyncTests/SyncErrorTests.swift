@@ -22,7 +22,9 @@ struct SyncErrorTests {
     @Test func aConnectionStringLibpqCannotParseIsBadConnectionString() async throws {
         let fixture = try SyncFixture()
         let store = try fixture.device("a")
-        let error = await Self.code { _ = try await StoreSync(store: store, server: "host=x password='secret1 nonsense").syncDown(soup: SyncFixture.soup) }
+        let error = await Self.code {
+            _ = try await StoreSync(store: store, server: "host=x password='secret1 nonsense").syncDown(soup: SyncFixture.soup)
+        }
         #expect(error?.code == .badConnectionString)
         #expect(error?.message.contains("secret1") == false)
     }
@@ -31,7 +33,9 @@ struct SyncErrorTests {
         let fixture = try SyncFixture()
         let store = try fixture.device("a")
         let before = store.lastSequence
-        for server in ["postgresql://alice:s3cretpw@/db?host=/tmp/no-such-socket-dir", "host=/tmp/no-such-socket-dir user=alice password=s3cretpw dbname=x"] {
+        for server in [
+            "postgresql://alice:s3cretpw@/db?host=/tmp/no-such-socket-dir", "host=/tmp/no-such-socket-dir user=alice password=s3cretpw dbname=x",
+        ] {
             let error = await Self.code { _ = try await StoreSync(store: store, server: server).syncUp(soup: SyncFixture.soup) }
             #expect(error?.code == .connectionFailed)
             #expect(error?.message.contains("s3cretpw") == false)
@@ -51,7 +55,10 @@ struct SyncErrorTests {
         #expect(again?.code == .serverNotInitialized)
     }
 
-    @Test(arguments: ["UPDATE stockpot.soups SET format = 99", "ALTER TABLE stockpot.%T DROP COLUMN txid", "ALTER TABLE stockpot.%T ALTER COLUMN version TYPE integer"])
+    @Test(arguments: [
+        "UPDATE stockpot.soups SET format = 99", "ALTER TABLE stockpot.%T DROP COLUMN txid",
+        "ALTER TABLE stockpot.%T ALTER COLUMN version TYPE integer",
+    ])
     func aTableOfAnotherShapeIsSchemaMismatch(change: String) async throws {
         let fixture = try SyncFixture()
         let store = try fixture.device("a")
@@ -98,10 +105,14 @@ struct SyncErrorTests {
         let store = try fixture.device("a")
         var options = SyncOptions()
         options.filter = .array([])
-        #expect(await Self.code { _ = try await StoreSync(store: store, server: fixture.server).syncDown(soup: SyncFixture.soup, options: options) }?.code == .invalidArgument)
+        #expect(
+            await Self.code { _ = try await StoreSync(store: store, server: fixture.server).syncDown(soup: SyncFixture.soup, options: options) }?.code
+                == .invalidArgument)
         options = SyncOptions()
         options.batchSize = 0
-        #expect(await Self.code { _ = try await StoreSync(store: store, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options) }?.code == .invalidArgument)
+        #expect(
+            await Self.code { _ = try await StoreSync(store: store, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options) }?.code
+                == .invalidArgument)
     }
 
     @Test func aDocumentJsonbRefusesIsDocumentRejectedAndNothingIsWritten() async throws {
@@ -117,7 +128,8 @@ struct SyncErrorTests {
     @Test func anUnexpectedServerErrorIsServerErrorWithItsSQLState() async throws {
         let fixture = try SyncFixture()
         let store = try fixture.device("a")
-        try fixture.connect().execute("""
+        try fixture.connect().execute(
+            """
             CREATE OR REPLACE FUNCTION stockpot.stamp() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN RAISE EXCEPTION 'writes are closed'; END $$
             """)

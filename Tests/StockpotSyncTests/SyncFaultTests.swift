@@ -80,7 +80,10 @@ struct SyncFaultTests {
         for kill in 0..<Self.kills {
             let output = fixture.directory.file("kill-\(kill).out")
             let pid = try ChildProcess.spawn(
-                [BinaryRun.binary("SyncDevice"), storePath, fixture.server, "0", String(next()), "1000", "40", "clientWins", String(keys.count), String(kill * 1_000_000)],
+                [
+                    BinaryRun.binary("SyncDevice"), storePath, fixture.server, "0", String(next()), "1000", "40", "clientWins", String(keys.count),
+                    String(kill * 1_000_000),
+                ],
                 input: nil, output: output, errors: output + ".err")
             // Once it has started writing (a loaded machine may take a while), at a random time.
             for _ in 0..<600 where ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").isEmpty {
@@ -88,13 +91,17 @@ struct SyncFaultTests {
             }
             usleep(UInt32(next() % 1_500_000))
             Glibc.kill(pid, SIGKILL)
-            #expect(ChildProcess.wait(pid) == 128 + SIGKILL, "the device ended before it was killed: \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
+            #expect(
+                ChildProcess.wait(pid) == 128 + SIGKILL,
+                "the device ended before it was killed: \((try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? "")")
             for line in ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n") {
                 if case .ack(let key, let value)? = WorkloadEvent(line: String(line)) { acked[key] = value }
             }
             inFlight += 1  // at most one write per run was committed but not yet reported
         }
-        let store = try DeviceWorkload(storePath: storePath, server: fixture.server, device: 0, seed: 0, rounds: 0, writesPerRound: 0, keys: keys, policy: "clientWins").openStore()
+        let store = try DeviceWorkload(
+            storePath: storePath, server: fixture.server, device: 0, seed: 0, rounds: 0, writesPerRound: 0, keys: keys, policy: "clientWins"
+        ).openStore()
         var events: [[WorkloadEvent]] = [[]]
         try await SyncModel.settle([store], server: fixture.server, events: &events)
         let local = try SyncModel.localValues(store)
@@ -127,14 +134,18 @@ struct SyncFaultTests {
                 try? postgres.restart(mode: "immediate")
             }
         }
-        let up = await SyncErrorTests.code { _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options) }
+        let up = await SyncErrorTests.code {
+            _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options)
+        }
         #expect(up?.code == .connectionLost)
         let rerun = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
         #expect(rerun.applied + rerun.unchanged == 200 || rerun.applied + rerun.unchanged == 210)
         #expect(try fixture.serverDocuments().count == 300)
 
         restarted.withLock { $0 = false }
-        let down = await SyncErrorTests.code { _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup, options: options) }
+        let down = await SyncErrorTests.code {
+            _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup, options: options)
+        }
         #expect(down?.code == .connectionLost)
         _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup)
         #expect(SyncFixture.same(try SyncFixture.localDocuments(b), try fixture.serverDocuments()))

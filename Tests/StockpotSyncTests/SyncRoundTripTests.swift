@@ -54,7 +54,8 @@ struct SyncRoundTripTests {
         #expect(onA[renamedKey]?.objectValue?["name"] == "Acme Corp")
         // The server keeps the tombstone.
         let tombstones = try fixture.connect().execute(
-            "SELECT count(*) FROM stockpot.\(SQLText.identifier(ServerSchema.tableName(forSoup: SyncFixture.soup))) WHERE deleted AND key = $1", [Array(deletedKey.utf8)])
+            "SELECT count(*) FROM stockpot.\(SQLText.identifier(ServerSchema.tableName(forSoup: SyncFixture.soup))) WHERE deleted AND key = $1",
+            [Array(deletedKey.utf8)])
         #expect(tombstones.integer(0, 0) == 1)
     }
 
@@ -104,7 +105,8 @@ struct SyncRoundTripTests {
         let fixture = try SyncFixture()
         let a = try fixture.device("a")
         let b = try fixture.device("b")
-        _ = try await a.upsert([["name": "x", "region": "EU"], ["name": "y", "region": "US"], ["name": "z", "region": "EU"]], into: SyncFixture.soup)
+        _ = try await a.upsert(
+            [["name": "x", "region": "EU"], ["name": "y", "region": "US"], ["name": "z", "region": "EU"]], into: SyncFixture.soup)
         _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
         var options = SyncOptions()
         options.filter = ["region": "EU"]

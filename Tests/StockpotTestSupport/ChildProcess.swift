@@ -26,7 +26,9 @@ public enum ChildProcess {
 
     /// Starts `command`: standard input from `input` (nil: /dev/null), output appended to
     /// `output`, standard error to `errors` (nil: with the output); returns its pid.
-    public static func spawn(_ command: [String], input: String?, output: String, errors: String?, environment: [String: String] = [:]) throws -> pid_t {
+    public static func spawn(_ command: [String], input: String?, output: String, errors: String?, environment: [String: String] = [:]) throws
+        -> pid_t
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -2,9 +2,9 @@
 // before a thread's stack end instead of overflowing it.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs closures on a new thread with a chosen stack size. Stateless.
@@ -20,10 +20,12 @@ public enum SmallStackThread {
         pthread_attr_setstacksize(&attributes, bytes)
         var thread = pthread_t()
         let unmanaged = Unmanaged.passRetained(work)
-        let created = pthread_create(&thread, &attributes, { pointer in
-            Unmanaged<Work>.fromOpaque(pointer!).takeRetainedValue().body()
-            return nil
-        }, unmanaged.toOpaque())
+        let created = pthread_create(
+            &thread, &attributes,
+            { pointer in
+                Unmanaged<Work>.fromOpaque(pointer!).takeRetainedValue().body()
+                return nil
+            }, unmanaged.toOpaque())
         guard created == 0 else {
             unmanaged.release()
             return nil

@@ -3,9 +3,9 @@
 // slower a sanitizer makes the code under test, for tests that wait on a child process.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Test settings from the environment. Stateless.

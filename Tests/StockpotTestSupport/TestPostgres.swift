@@ -87,7 +87,8 @@ public final class TestPostgres: Sendable {
     /// it is waited for with waitpid (Foundation's Process waits on a run loop, which a test
     /// running on the concurrency pool never turns).
     private func run(_ tool: String, _ arguments: [String]) throws {
-        let command = getuid() == 0
+        let command =
+            getuid() == 0
             ? ["/usr/sbin/runuser", "-u", "postgres", "--", binaries + "/" + tool] + arguments
             : [binaries + "/" + tool] + arguments
         let log = directory + "/tools.log"

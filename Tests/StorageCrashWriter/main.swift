@@ -7,7 +7,7 @@ import StockpotStorage
 import StorageCrashWorkload
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a line to standard output at once (unbuffered), so that the parent sees every

@@ -10,7 +10,7 @@
 import Stockpot
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a line to standard output at once (unbuffered).
@@ -35,8 +35,10 @@ func next(_ name: String) -> String {
 }
 
 func document(_ i: Int) -> JSONValue {
-    ["id": .integer(Int64(i)), "k": .string("key\(i % 37)"), "n": .integer(Int64((i * 7919) % 1000)),
-     "t": .string("word\(i % 13) other\(i % 5)")]
+    [
+        "id": .integer(Int64(i)), "k": .string("key\(i % 37)"), "n": .integer(Int64((i * 7919) % 1000)),
+        "t": .string("word\(i % 13) other\(i % 5)"),
+    ]
 }
 
 /// The change-feed workload: never returns.

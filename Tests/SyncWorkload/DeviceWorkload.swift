@@ -47,7 +47,8 @@ public enum WorkloadEvent: Sendable {
             self = .syncUp(
                 sent: sent.compactMap { change in
                     guard let key = change.objectValue?["key"]?.stringValue else { return nil }
-                    return SentChange(key: key, value: change.objectValue?["v"]?.integerValue, baseVersion: change.objectValue?["base"]?.integerValue ?? 0)
+                    return SentChange(
+                        key: key, value: change.objectValue?["v"]?.integerValue, baseVersion: change.objectValue?["base"]?.integerValue ?? 0)
                 },
                 conflicts: conflicts.compactMap(\.stringValue))
         } else {
@@ -101,7 +102,8 @@ public struct DeviceWorkload: Sendable {
     public func openStore() throws -> Store {
         let store = try Store.open(directory: storePath)
         if !store.soupExists(Self.soup) {
-            try store.registerSoup(Self.soup, indexSpecs: [IndexSpec(path: "Id", type: .string, default: .newID), IndexSpec(path: "v", type: .integer)])
+            try store.registerSoup(
+                Self.soup, indexSpecs: [IndexSpec(path: "Id", type: .string, default: .newID), IndexSpec(path: "v", type: .integer)])
         }
         return store
     }

@@ -2,9 +2,9 @@
 // the command returns. All behaviour lives in StockpotTools.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import StockpotTools
 

@@ -31,12 +31,14 @@ extension StoreView {
         guard since >= state.purgedThrough else {
             throw StockpotError(
                 .changesExpired,
-                "Tombstones through sequence \(state.purgedThrough) were purged, so the changes since \(since) are no longer complete; read the soups again and follow the feed from the last sequence read with them.")
+                "Tombstones through sequence \(state.purgedThrough) were purged, so the changes since \(since) are no longer complete; read the soups again and follow the feed from the last sequence read with them."
+            )
         }
         guard since <= state.lastSequence else {
             throw StockpotError(
                 .changesExpired,
-                "The store's last sequence is \(state.lastSequence), below \(since): the position comes from another store or a later state of this one; read the soups again.")
+                "The store's last sequence is \(state.lastSequence), below \(since): the position comes from another store or a later state of this one; read the soups again."
+            )
         }
         let wanted = names.map { Set($0.map(SoupName.init)) }
         let soups = state.soups.values.filter { wanted?.contains(SoupName($0.name)) ?? true }

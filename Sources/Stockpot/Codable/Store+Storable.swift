@@ -129,7 +129,8 @@ enum RecordCoding {
     /// A coding error as "field a.b: what went wrong".
     static func describe(_ error: any Error) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.isEmpty ? "the top level" : "field " + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            codingPath.isEmpty
+                ? "the top level" : "field " + codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }
         switch error {
         case DecodingError.typeMismatch(let type, let context):

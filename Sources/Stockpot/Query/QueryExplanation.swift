@@ -54,7 +54,8 @@ extension StoreView {
             }
         case .match(_, let path):
             if let path { named.append(path) }
-            access = specs.contains { $0.type == .fullText }
+            access =
+                specs.contains { $0.type == .fullText }
                 ? "the full-text index" + (path.map { ", column \($0)" } ?? "")
                 : "nothing: the soup has no full_text index (invalid_query)"
         }
@@ -67,7 +68,8 @@ extension StoreView {
         let ordering: String
         if let orderPath, !orderPath.utf8Equals(SystemField.entryID) {
             named.append(orderPath)
-            ordering = spec(orderPath) != nil
+            ordering =
+                spec(orderPath) != nil
                 ? "the index on \(orderPath), \(query.order.rawValue)"
                 : "a sort of the matches by their value at \(orderPath) (no index), \(query.order.rawValue)"
         } else {

@@ -189,20 +189,22 @@ package struct SoupState: Sendable {
         indexes = []
         taken.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let buffer = buffer
-            Parallel.forEachKeeping(count: buffer.count + 1, { task in
-                guard task < buffer.count else {
-                    for entry in batch {
-                        ids.insert(.integer(entry.id), id: entry.id)
-                        changes.insert(Self.changeValue(entry.sequence), id: entry.id)
+            Parallel.forEachKeeping(
+                count: buffer.count + 1,
+                { task in
+                    guard task < buffer.count else {
+                        for entry in batch {
+                            ids.insert(.integer(entry.id), id: entry.id)
+                            changes.insert(Self.changeValue(entry.sequence), id: entry.id)
+                        }
+                        return
                     }
-                    return
-                }
-                if buffer[task].prefersBatchInserts {
-                    buffer[task].insert(batch: batch)
-                } else {
-                    for entry in batch { buffer[task].insert(entry) }
-                }
-            }, alongside: alongside)
+                    if buffer[task].prefersBatchInserts {
+                        buffer[task].insert(batch: batch)
+                    } else {
+                        for entry in batch { buffer[task].insert(entry) }
+                    }
+                }, alongside: alongside)
         }
         entryIDs = ids
         self.changes = changes

@@ -58,7 +58,7 @@ enum IncomingDocument {
         id: Int64, stamped: [UInt8], extractor: JSONFieldExtractor, soupName: String
     ) throws(StockpotError) -> IndexedEntry {
         guard case .bytes(let bytes, let scan) = self, scan.locatedCount > 0,
-              scan.locatedCount == extractor.rootKeys?.count
+            scan.locatedCount == extractor.rootKeys?.count
         else {
             return try SoupState.indexedEntry(id: id, document: stamped, extractor: extractor, soupName: soupName)
         }

@@ -297,7 +297,8 @@ extension WriteTransaction {
         guard let spec = soup.uniqueConflict(for: entry) else { return }
         throw StockpotError(
             .uniqueViolation,
-            "Another entry of soup \"\(soup.name)\" already has the value \(entry.values[soup.specIndex(forPath: spec.path) ?? 0]) at the unique path \"\(spec.path)\".")
+            "Another entry of soup \"\(soup.name)\" already has the value \(entry.values[soup.specIndex(forPath: spec.path) ?? 0]) at the unique path \"\(spec.path)\"."
+        )
     }
 
     /// The next entry id of `soup`, moving its high-water mark.
@@ -390,9 +391,11 @@ extension WriteTransaction {
     ///
     /// - Throws: `soup_not_found`, `invalid_query`.
     public func deleteFirstPage(of spec: QuerySpec, in soupName: String) throws(StockpotError) {
-        let runner = QueryRunner(state: state, reader: .closure { soup, id throws(StockpotError) in
-            try self.entryRecord(soup: soup, id: id)
-        })
+        let runner = QueryRunner(
+            state: state,
+            reader: .closure { soup, id throws(StockpotError) in
+                try self.entryRecord(soup: soup, id: id)
+            })
         let (_, order) = try runner.results(of: spec, in: soupName)
         try delete(order.ids(from: 0, length: spec.pageSize), from: soupName)
     }

@@ -47,7 +47,8 @@ extension WriteTransaction {
         default:
             throw StockpotError(
                 .invalidEntry,
-                "Entry \(position) of the batch has no value at the newid path \"\(spec.path)\", and its member \"\(name)\" is not an object, so no key can be written there.")
+                "Entry \(position) of the batch has no value at the newid path \"\(spec.path)\", and its member \"\(name)\" is not an object, so no key can be written there."
+            )
         }
         try setKey(key, at: path.dropFirst(), in: &inner, spec: spec, position: position)
         object[name] = .object(inner)

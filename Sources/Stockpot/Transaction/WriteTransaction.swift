@@ -170,8 +170,9 @@ public final class WriteTransaction {
         for id in base.soups.keys where working.soups[id] == nil {
             batch.delete(StoreKeys.catalog(soup: id))
         }
-        guard !batch.isEmpty || working.nextSoupID != base.nextSoupID || working.purgedThrough != base.purgedThrough
-            || working.lastSequence != base.lastSequence
+        guard
+            !batch.isEmpty || working.nextSoupID != base.nextSoupID || working.purgedThrough != base.purgedThrough
+                || working.lastSequence != base.lastSequence
         else {
             return batch
         }

@@ -5,9 +5,9 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A mutex over the store's closed flag that remembers its holder. Thread-safe.
@@ -52,8 +52,8 @@ final class WriterLock: Sendable {
 
     /// The calling thread's identity, never 0.
     #if canImport(Glibc)
-    private static var currentThread: UInt { UInt(pthread_self()) }
+        private static var currentThread: UInt { UInt(pthread_self()) }
     #else
-    private static var currentThread: UInt { UInt(bitPattern: pthread_self()) }
+        private static var currentThread: UInt { UInt(bitPattern: pthread_self()) }
     #endif
 }

@@ -3,7 +3,7 @@
 // millisecond (RFC 9562 section 6.2, method 1), and the time never goes back.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Synchronization
 

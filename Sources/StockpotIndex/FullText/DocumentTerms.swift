@@ -32,7 +32,8 @@ struct DocumentTerms {
 
     /// The index in `keys` of the token `bytes`, added when new.
     private mutating func term(for bytes: UnsafeRawBufferPointer) -> Int32 {
-        let indexed = bytes.count > FullTextIndex.maximumTokenBytes
+        let indexed =
+            bytes.count > FullTextIndex.maximumTokenBytes
             ? UnsafeRawBufferPointer(rebasing: bytes[..<FullTextIndex.indexedLength(bytes)]) : bytes
         let hash = TermKey.fnv1a(indexed)
         let mask = slots.count - 1

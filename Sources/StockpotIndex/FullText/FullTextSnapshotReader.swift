@@ -195,8 +195,9 @@ struct FullTextSnapshotReader {
         while true {
             let headerStart = offset
             guard let header = PostingCoding.readVarint(base, &offset, end: end) else {
-                return .failure(PayloadFailure(
-                    code: offset >= end ? .truncated : .invalidVarint, problem: "bad or truncated group varint", offset: headerStart))
+                return .failure(
+                    PayloadFailure(
+                        code: offset >= end ? .truncated : .invalidVarint, problem: "bad or truncated group varint", offset: headerStart))
             }
             let positionBytes = header >> 1
             guard positionBytes >= 1 else {
@@ -206,9 +207,10 @@ struct FullTextSnapshotReader {
             if columnCount > 1 {
                 let columnStart = offset
                 guard let value = PostingCoding.readVarint(base, &offset, end: end) else {
-                    return .failure(PayloadFailure(
-                        code: offset >= end ? .truncated : .invalidVarint, problem: "bad or truncated column varint",
-                        offset: columnStart))
+                    return .failure(
+                        PayloadFailure(
+                            code: offset >= end ? .truncated : .invalidVarint, problem: "bad or truncated column varint",
+                            offset: columnStart))
                 }
                 column = value
             }

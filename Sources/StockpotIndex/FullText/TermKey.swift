@@ -103,8 +103,10 @@ extension TermKey {
 
 @inline(__always)
 private func memcmpEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-    for index in 0..<count where a.load(fromByteOffset: index, as: UInt8.self)
-        != b.load(fromByteOffset: index, as: UInt8.self) {
+    for index in 0..<count
+    where a.load(fromByteOffset: index, as: UInt8.self)
+        != b.load(fromByteOffset: index, as: UInt8.self)
+    {
         return false
     }
     return true

@@ -132,7 +132,8 @@ private struct SortRow {
 
     @inline(__always)
     static func compare(_ a: SortRow, _ b: SortRow, _ staging: OrderedIndexBlock) -> Int {
-        let order = OrderedIndexOrder.compareUnlessBothText(a.kind, a.payload, b.kind, b.payload)
+        let order =
+            OrderedIndexOrder.compareUnlessBothText(a.kind, a.payload, b.kind, b.payload)
             ?? OrderedIndexOrder.compareBytes(text(a.span, staging), text(b.span, staging))
         return order != 0 ? order : OrderedIndexOrder.compareIntegers(a.id, b.id)
     }

@@ -51,7 +51,9 @@ extension OrderedIndex {
     mutating func widenIDs() {
         var entries: [IndexEntry] = []
         entries.reserveCapacity(count)
-        forEach { entries.append($0); return true }
+        forEach {
+            entries.append($0); return true
+        }
         self = OrderedIndex(entries: entries, leafCapacity: leafCapacity, branchCapacity: branchCapacity, narrowIDs: false)
     }
 

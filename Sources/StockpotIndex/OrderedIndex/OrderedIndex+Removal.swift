@@ -66,7 +66,8 @@ extension OrderedIndex {
         let isLeaf = left.isLeaf
         // The combined entries (leaves) or separators (branches, with the parent's separator
         // between the two), and for branches the combined children.
-        let entries: [(OrderedIndexBlock, Range<Int>)] = isLeaf
+        let entries: [(OrderedIndexBlock, Range<Int>)] =
+            isLeaf
             ? [(left, 0..<left.count), (right, 0..<right.count)]
             : [(left, 0..<left.count), (block, leftIndex..<leftIndex + 1), (right, 0..<right.count)]
         let children: [(OrderedIndexBlock, Range<Int>)] = [(left, 0..<left.childCount), (right, 0..<right.childCount)]

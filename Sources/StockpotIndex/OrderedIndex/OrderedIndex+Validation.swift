@@ -72,7 +72,8 @@ extension OrderedIndex {
             let low = i == 0 ? lower : (block, i - 1)
             let high = i == children - 1 ? upper : (block, i)
             if let problem = check(
-                child, depth: depth + 1, lower: low, upper: high, leafDepth: &leafDepth, previous: &previous) {
+                child, depth: depth + 1, lower: low, upper: high, leafDepth: &leafDepth, previous: &previous)
+            {
                 return problem
             }
         }

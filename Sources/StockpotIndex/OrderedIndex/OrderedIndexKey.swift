@@ -1,9 +1,9 @@
 // The comparable form of an ordered-index entry (kind tag, 64-bit payload, UTF-8 text, id) and
 // the total order the index keeps: null < numbers (by exact numeric value) < text (by bytes).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import StockpotJSON
 

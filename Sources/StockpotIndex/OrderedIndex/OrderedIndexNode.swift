@@ -2,9 +2,9 @@
 // (layout in OrderedIndexBlock.swift) and its text store. Editing entries and children is in
 // OrderedIndexNode+Editing.swift.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A leaf (sorted entries) or a branch (separators and children) of an ``OrderedIndex``: the
@@ -54,8 +54,9 @@ final class OrderedIndexNode: @unchecked Sendable {
     /// - Precondition: `slots` holds `other`'s entries (programmer error).
     convenience init(copying other: OrderedIndexNode, slots: Int) {
         let source = other.block
-        precondition(slots >= source.count && (source.isLeaf || slots == source.slotCapacity),
-                     "OrderedIndex: a copy too small for its node")
+        precondition(
+            slots >= source.count && (source.isLeaf || slots == source.slotCapacity),
+            "OrderedIndex: a copy too small for its node")
         self.init(isLeaf: source.isLeaf, slots: slots, narrowIDs: source.narrowIDs)
         block.count = 0
         block.childCount = 0
@@ -255,8 +256,11 @@ final class OrderedIndexNode: @unchecked Sendable {
     /// Bytes this node takes from the allocator: the object, its block and its text store.
     var allocatedBytes: Int {
         let slots = block.slotCapacity
-        return OrderedIndex.mallocChunk(24) + OrderedIndex.mallocChunk(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf, narrowIDs: block.narrowIDs))
-            + (block.textStore == nil ? 0 : OrderedIndex.mallocChunk(
-                OrderedIndexBlock.columnSize(slots, narrow: block.narrowSpans) + block.arenaCapacity))
+        return OrderedIndex.mallocChunk(24)
+            + OrderedIndex.mallocChunk(OrderedIndexBlock.size(slots: slots, isLeaf: isLeaf, narrowIDs: block.narrowIDs))
+            + (block.textStore == nil
+                ? 0
+                : OrderedIndex.mallocChunk(
+                    OrderedIndexBlock.columnSize(slots, narrow: block.narrowSpans) + block.arenaCapacity))
     }
 }

@@ -2,7 +2,7 @@
 // decimal, reals with 15 significant digits and always a decimal point ("%!.15g").
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import StockpotJSON
 

@@ -67,7 +67,8 @@ struct MatchEvaluator {
         guard !phrase.tokens.isEmpty else { return [] }
         let columns = phrase.columns.resolved(count: index.columnCount)
         if let columns, columns.isEmpty { return [] }
-        let simple = !phrase.isInitial && phrase.tokens.dropLast().allSatisfy { !$0.isPrefix }
+        let simple =
+            !phrase.isInitial && phrase.tokens.dropLast().allSatisfy { !$0.isPrefix }
             && (phrase.tokens.count == 1 || !phrase.tokens.last!.isPrefix)
         guard simple else {
             return PhraseMatcher(index: index, phrase: phrase, columns: columns).matchingIDs()

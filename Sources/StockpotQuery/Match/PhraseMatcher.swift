@@ -36,11 +36,12 @@ struct PhraseMatcher {
 
     /// The entries holding every token somewhere (a superset of the matches), ascending.
     func candidates() -> [Int64] {
-        SortedIDs.intersection(phrase.tokens.map { token in
-            token.isPrefix
-                ? index.entries(withPrefix: token.text, column: nil)
-                : index.entries(containing: token.text, column: nil)
-        })
+        SortedIDs.intersection(
+            phrase.tokens.map { token in
+                token.isPrefix
+                    ? index.entries(withPrefix: token.text, column: nil)
+                    : index.entries(containing: token.text, column: nil)
+            })
     }
 
     /// Reads the tokens' positions in `wanted` entries, for `starts(id:column:)`.

@@ -36,13 +36,14 @@ struct BlobStore {
         let handle: any FileHandle
         do throws(StorageError) {
             handle = try fileSystem.openFile(file, mode: .readOnly)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             throw .corruption("A blob file that a record refers to is missing.", file: file)
         }
         defer { handle.close() }
         if let cipher {
             // Bounded by the reference: a longer file is not read past its expected size.
-            let expected = Int(min(reference.length, UInt64(Int32.max))) + BlobFormat.headerSize
+            let expected =
+                Int(min(reference.length, UInt64(Int32.max))) + BlobFormat.headerSize
                 + FileCipher.envelopeHeaderSize + FileCipher.tagSize
             let sealed = try handle.read(count: min(try handle.size(), expected + 1), at: 0)
             let plain = try cipher.openFile(sealed, kind: .blob, number: reference.fileNumber, file: file)

@@ -27,7 +27,9 @@ package enum EngineFileCheck {
         do throws(StorageError) {
             let bytes = try files.read(FileNames.manifest, kind: .manifest, number: 0)
             manifest = try bytes.withBytes { (raw) throws(StorageError) in try Manifest.decode(raw, file: files.path(FileNames.manifest)) }
-            report.checked.append("manifest: generation \(manifest.generation), \(manifest.sealedSegments.count + 1) segments, \(manifest.dictionaries.count) dictionaries")
+            report.checked.append(
+                "manifest: generation \(manifest.generation), \(manifest.sealedSegments.count + 1) segments, \(manifest.dictionaries.count) dictionaries"
+            )
         } catch {
             report.problems.append("The manifest does not verify: \(error)")
             return report
@@ -97,7 +99,8 @@ package enum EngineFileCheck {
                     "Segment \(path) at byte \(damage.offset): \(damage.length) bytes do not verify (\(damage.reason)).")
             }
             if scan.unfinishedBatchRecords > 0 {
-                report.problems.append("Segment \(path) ends inside a batch (\(scan.unfinishedBatchRecords) records of an unfinished write; the next open cuts them).")
+                report.problems.append(
+                    "Segment \(path) ends inside a batch (\(scan.unfinishedBatchRecords) records of an unfinished write; the next open cuts them).")
             }
             recordCount += scan.records.count
             if let length = sealedLengths[number] {
@@ -161,10 +164,12 @@ package enum EngineFileCheck {
             let hints = try bytes.withBytes { (raw) throws(StorageError) in
                 try HintFormat.decode(raw, subject, file: files.path(name))
             }
-            let agrees = hints.count == scan.records.count && zip(hints, scan.records).allSatisfy { hint, record in
-                hint.offset == record.offset && hint.key == record.key && hint.sequence == record.header.sequence
-                    && hint.tag == record.header.tag
-            }
+            let agrees =
+                hints.count == scan.records.count
+                && zip(hints, scan.records).allSatisfy { hint, record in
+                    hint.offset == record.offset && hint.key == record.key && hint.sequence == record.header.sequence
+                        && hint.tag == record.header.tag
+                }
             if !agrees {
                 report.problems.append("The hint file \(files.path(name)) disagrees with its segment (the next open scans the segment instead).")
             }

@@ -78,18 +78,22 @@ package enum EngineSalvager {
                 TolerantSegmentReader.scan($0, fileNumber: number, identity: identity, file: path, cipher: files.cipher)
             }
             if scan.foreign {
-                result.losses.append(SalvageLoss(
-                    file: path, reason: "the segment belongs to another store (its header names another identity); none of its records were used"))
+                result.losses.append(
+                    SalvageLoss(
+                        file: path, reason: "the segment belongs to another store (its header names another identity); none of its records were used")
+                )
                 continue
             }
             for damage in scan.damage {
-                result.losses.append(SalvageLoss(
-                    file: path, offset: damage.offset, length: damage.length, key: damage.claimedKey,
-                    reason: "damaged bytes: \(damage.reason)"))
+                result.losses.append(
+                    SalvageLoss(
+                        file: path, offset: damage.offset, length: damage.length, key: damage.claimedKey,
+                        reason: "damaged bytes: \(damage.reason)"))
             }
             if scan.unfinishedBatchRecords > 0 {
-                result.losses.append(SalvageLoss(
-                    file: path, reason: "\(scan.unfinishedBatchRecords) records of a batch that never ended (never committed)"))
+                result.losses.append(
+                    SalvageLoss(
+                        file: path, reason: "\(scan.unfinishedBatchRecords) records of a batch that never ended (never committed)"))
             }
             let index = segments.count
             segments.append((path, bytes))
@@ -103,13 +107,15 @@ package enum EngineSalvager {
             let segment = segments[found.segment]
             do throws(StorageError) {
                 let value = try files.value(of: found.record, file: segment.file, dictionaries: dictionaries)
-                result.records.append(SalvagedRecord(
-                    key: key, value: value, sequence: found.record.header.sequence, file: segment.file,
-                    offset: found.record.offset))
+                result.records.append(
+                    SalvagedRecord(
+                        key: key, value: value, sequence: found.record.header.sequence, file: segment.file,
+                        offset: found.record.offset))
             } catch {
-                result.losses.append(SalvageLoss(
-                    file: error.file ?? segment.file, offset: error.file == segment.file ? found.record.offset : error.offset,
-                    key: key, reason: error.message))
+                result.losses.append(
+                    SalvageLoss(
+                        file: error.file ?? segment.file, offset: error.file == segment.file ? found.record.offset : error.offset,
+                        key: key, reason: error.message))
             }
         }
         result.records.sort { $0.key.lexicographicallyPrecedes($1.key) }

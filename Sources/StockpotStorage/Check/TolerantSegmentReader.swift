@@ -73,7 +73,8 @@ package enum TolerantSegmentReader {
         } catch {
             result.headerProblem = error.message
             // A header that verifies without the identity check is another store's.
-            result.foreign = identity != nil
+            result.foreign =
+                identity != nil
                 && (try? SegmentFormat.verifyHeader(
                     header, fileNumber: fileNumber, identity: nil, allowsLegacy: true, sealed: cipher != nil, file: file)) != nil
         }
@@ -102,9 +103,10 @@ package enum TolerantSegmentReader {
             pendingBatch.removeAll()
             let next = layout.nextValidRecord(bytes, after: offset)
             let end = next ?? bytes.count
-            result.damage.append(.init(
-                offset: offset, length: end - offset, reason: reason(decoded),
-                claimedKey: cipher == nil ? claimedKey(bytes, at: offset) : nil))
+            result.damage.append(
+                .init(
+                    offset: offset, length: end - offset, reason: reason(decoded),
+                    claimedKey: cipher == nil ? claimedKey(bytes, at: offset) : nil))
             offset = end
         }
         result.unfinishedBatchRecords = pendingBatch.count

@@ -59,12 +59,13 @@ struct CompactionOutput {
         if header.tag == .delete {
             deleteBytes += length
         } else {
-            moves.append(RecordMove(
-                key: record.key, fromSegment: UInt32(truncatingIfNeeded: segment),
-                fromOffset: UInt32(truncatingIfNeeded: record.offset),
-                to: KeyLocation(
-                    segment: UInt32(truncatingIfNeeded: file.number), offset: UInt32(offset),
-                    length: UInt32(length), sequence: header.sequence, kind: header.tag.rawValue)))
+            moves.append(
+                RecordMove(
+                    key: record.key, fromSegment: UInt32(truncatingIfNeeded: segment),
+                    fromOffset: UInt32(truncatingIfNeeded: record.offset),
+                    to: KeyLocation(
+                        segment: UInt32(truncatingIfNeeded: file.number), offset: UInt32(offset),
+                        length: UInt32(length), sequence: header.sequence, kind: header.tag.rawValue)))
         }
         if buffer.count >= 1 << 20 { try flush() }
     }
@@ -106,10 +107,11 @@ struct CompactionOutput {
         file.seal(length: end)
         engine.warmer.warm([file])
         try? engine.writeHints(hints, segment: file.number, length: end)
-        finished.append(WrittenSegment(
-            file: file,
-            sealed: SealedSegment(number: file.number, length: UInt64(end), minSequence: minSequence, maxSequence: maxSequence),
-            deleteBytes: deleteBytes))
+        finished.append(
+            WrittenSegment(
+                file: file,
+                sealed: SealedSegment(number: file.number, length: UInt64(end), minSequence: minSequence, maxSequence: maxSequence),
+                deleteBytes: deleteBytes))
         self.file = nil
     }
 }
@@ -145,7 +147,8 @@ extension StorageEngine {
                 }
             }
             var manifest = state.manifest
-            manifest.sealedSegments = (manifest.sealedSegments.filter { !inputNumbers.contains($0.number) }
+            manifest.sealedSegments =
+                (manifest.sealedSegments.filter { !inputNumbers.contains($0.number) }
                 + written.map(\.sealed)).sorted { $0.number < $1.number }
             try writeManifest(manifest, state: &state)
             state.segments = state.segments.replacing(adding: written.map(\.file), removing: inputNumbers)

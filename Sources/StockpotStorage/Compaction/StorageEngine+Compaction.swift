@@ -87,7 +87,8 @@ extension StorageEngine {
             }
             guard !candidates.isEmpty else { return nil }
             let inputNumbers = Set(candidates.map(\.number))
-            let others = state.manifest.sealedSegments.filter { !inputNumbers.contains($0.number) }.map(\.minSequence)
+            let others =
+                state.manifest.sealedSegments.filter { !inputNumbers.contains($0.number) }.map(\.minSequence)
                 + [state.activeMinSequence ?? UInt64.max]
             return CompactionPlan(
                 inputs: candidates.sorted { $0.number < $1.number }, keys: state.keys,
@@ -115,10 +116,12 @@ extension StorageEngine {
                 if header.tag == .delete {
                     // Keep a delete while an older put could come back, or a replay from the
                     // snapshot must learn of it.
-                    needed = current == nil
+                    needed =
+                        current == nil
                         && (header.sequence > plan.snapshotCovered || plan.lowestOtherSequence < header.sequence)
                 } else {
-                    needed = current?.segment == UInt32(truncatingIfNeeded: input.number)
+                    needed =
+                        current?.segment == UInt32(truncatingIfNeeded: input.number)
                         && current?.offset == UInt32(truncatingIfNeeded: record.offset)
                 }
                 guard needed else { continue }

@@ -150,11 +150,12 @@ package final class FileCipher: Sendable {
         output.appendIdentity(identity)
         nonces.withLock { $0.append(to: &output) }
         let header = output
-        output.append(contentsOf: dataKey.withPointer { key in
-            plain.withUnsafeBytes { plain in
-                Self.seal(plain, nonce: Array(header[40..<64]), associated: header, key: key)
-            }
-        })
+        output.append(
+            contentsOf: dataKey.withPointer { key in
+                plain.withUnsafeBytes { plain in
+                    Self.seal(plain, nonce: Array(header[40..<64]), associated: header, key: key)
+                }
+            })
         return output
     }
 
@@ -224,9 +225,10 @@ package final class FileCipher: Sendable {
         var opened = false
         let result = GuardedKey { region in
             key.withPointer { keyBytes in
-                opened = crypto_aead_xchacha20poly1305_ietf_decrypt(
-                    region.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, wrapped, UInt64(wrapped.count),
-                    associated, UInt64(associated.count), nonce, keyBytes) == 0
+                opened =
+                    crypto_aead_xchacha20poly1305_ietf_decrypt(
+                        region.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, wrapped, UInt64(wrapped.count),
+                        associated, UInt64(associated.count), nonce, keyBytes) == 0
             }
         }
         return opened ? result : nil

@@ -136,16 +136,17 @@ package struct KeyEnvelope: Sendable, Equatable {
                 // A terminating zero keeps the pointer valid for an empty passphrase; it is not hashed.
                 var passphrase = Array(text.utf8) + [0]
                 defer { sodium_memzero(&passphrase, passphrase.count) }
-                failed = passphrase.withUnsafeBufferPointer { phrase in
-                    salt.withUnsafeBufferPointer { salt in
-                        phrase.withMemoryRebound(to: CChar.self) { chars in
-                            crypto_pwhash(
-                                region.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(region.count),
-                                chars.baseAddress!, UInt64(chars.count - 1), salt.baseAddress!,
-                                cost.operations, Int(cost.memoryBytes), crypto_pwhash_ALG_ARGON2ID13)
+                failed =
+                    passphrase.withUnsafeBufferPointer { phrase in
+                        salt.withUnsafeBufferPointer { salt in
+                            phrase.withMemoryRebound(to: CChar.self) { chars in
+                                crypto_pwhash(
+                                    region.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(region.count),
+                                    chars.baseAddress!, UInt64(chars.count - 1), salt.baseAddress!,
+                                    cost.operations, Int(cost.memoryBytes), crypto_pwhash_ALG_ARGON2ID13)
+                            }
                         }
-                    }
-                } != 0
+                    } != 0
             }
             guard let key, !failed else {
                 throw StorageError(.ioError, "Argon2id could not derive the key (out of memory for its \(cost.memoryBytes) bytes?).")
@@ -204,7 +205,8 @@ package struct KeyEnvelope: Sendable, Equatable {
         try FormatHeader.verifyChecksum(bytes, covering: 0..<(size - 8), storedAt: size - 8, what: "ENCRYPTION file", file: file)
         var reader = ByteReader(bytes, offset: 8)
         let version = reader.readUInt32LE() ?? 0
-        try FormatHeader.require(version == Self.version, "The ENCRYPTION file has format version \(version); this build reads 1.", file: file, offset: 8)
+        try FormatHeader.require(
+            version == Self.version, "The ENCRYPTION file has format version \(version); this build reads 1.", file: file, offset: 8)
         let flags = reader.readUInt32LE() ?? 0
         try FormatHeader.require(flags == 0, "The ENCRYPTION file sets unknown flags \(flags).", file: file, offset: 12)
         guard let identity = reader.readBytes(StoreIdentity.size).flatMap({ StoreIdentity($0) }), !identity.isZero else {
@@ -228,7 +230,8 @@ package struct KeyEnvelope: Sendable, Equatable {
         case .argon2id:
             // A damaged file must not make an open spend unbounded memory or time.
             try FormatHeader.require(
-                cost.isValid, "The ENCRYPTION file asks Argon2id for \(cost.operations) passes and \(cost.memoryBytes) bytes, "
+                cost.isValid,
+                "The ENCRYPTION file asks Argon2id for \(cost.operations) passes and \(cost.memoryBytes) bytes, "
                     + "outside 1-16 passes and 8 KiB-4 GiB.", file: file, offset: 36)
         }
         return KeyEnvelope(

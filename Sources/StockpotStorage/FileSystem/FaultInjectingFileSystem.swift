@@ -1,9 +1,9 @@
 // A file system wrapper that counts I/O calls and fails the Nth one (ENOSPC, EIO or a short
 // write), once or from then on, so tests can inject a fault at every call of a workload.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 

@@ -2,7 +2,7 @@
 // without a system call. Unmapped when the last holder lets go.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The first `count` bytes of a file, mapped read-only.
@@ -26,32 +26,32 @@ package final class MappedRegion: @unchecked Sendable {
     /// `mincore(2)` or `MADV_POPULATE_READ` (Linux 5.14) is missing.
     package func mapResidentPages(stoppingWhen stop: () -> Bool = { false }) {
         #if os(Linux)
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        let start = UnsafeMutableRawPointer(mutating: base)
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let chunkPages = (4 << 20) / pageSize
-        let pages = (bytes.count + pageSize - 1) / pageSize
-        var resident = [UInt8](repeating: 0, count: chunkPages)
-        var chunk = 0
-        while chunk < pages, !stop() {
-            let count = min(chunkPages, pages - chunk)
-            let length = min(count * pageSize, bytes.count - chunk * pageSize)
-            guard mincore(start + chunk * pageSize, length, &resident) == 0 else { return }
-            var page = 0
-            while page < count {
-                guard resident[page] & 1 != 0 else {
-                    page += 1
-                    continue
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+            let start = UnsafeMutableRawPointer(mutating: base)
+            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let chunkPages = (4 << 20) / pageSize
+            let pages = (bytes.count + pageSize - 1) / pageSize
+            var resident = [UInt8](repeating: 0, count: chunkPages)
+            var chunk = 0
+            while chunk < pages, !stop() {
+                let count = min(chunkPages, pages - chunk)
+                let length = min(count * pageSize, bytes.count - chunk * pageSize)
+                guard mincore(start + chunk * pageSize, length, &resident) == 0 else { return }
+                var page = 0
+                while page < count {
+                    guard resident[page] & 1 != 0 else {
+                        page += 1
+                        continue
+                    }
+                    let first = page
+                    while page < count, resident[page] & 1 != 0 { page += 1 }
+                    let offset = (chunk + first) * pageSize
+                    let runLength = min((chunk + page) * pageSize, bytes.count) - offset
+                    // EINVAL: a kernel without MADV_POPULATE_READ; nothing more is tried.
+                    if madvise(start + offset, runLength, Self.populateRead) != 0, errno == EINVAL { return }
                 }
-                let first = page
-                while page < count, resident[page] & 1 != 0 { page += 1 }
-                let offset = (chunk + first) * pageSize
-                let runLength = min((chunk + page) * pageSize, bytes.count) - offset
-                // EINVAL: a kernel without MADV_POPULATE_READ; nothing more is tried.
-                if madvise(start + offset, runLength, Self.populateRead) != 0, errno == EINVAL { return }
+                chunk += count
             }
-            chunk += count
-        }
         #endif
     }
 

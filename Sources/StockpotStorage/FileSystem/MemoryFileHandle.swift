@@ -1,9 +1,9 @@
 // An open file of a MemoryFileSystem, and a lock held on one: thin references whose state
 // (the node, the lock owner) lives in the file system's locked tree.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A file opened by ``MemoryFileSystem``.

@@ -1,9 +1,9 @@
 // An in-memory file system for tests that models durability exactly: what is fsynced (file
 // content) and dir-fsynced (names) survives `simulatePowerLoss()`, nothing else does.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Synchronization
 

@@ -1,9 +1,9 @@
 // The in-memory tree's name operations: rename, remove, list, mkdir -p, directory sync and
 // locks, failing with the errno the POSIX call would give.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension MemoryTree {

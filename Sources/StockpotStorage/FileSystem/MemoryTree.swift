@@ -1,9 +1,9 @@
 // The value the in-memory file system keeps under its lock: a tree of directories and files,
 // each with its current and its durable state, plus open handles and held locks.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A directory tree whose every node remembers what would survive a power loss.

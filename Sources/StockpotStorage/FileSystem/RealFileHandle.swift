@@ -1,7 +1,7 @@
 // An open POSIX file: positioned reads and writes (pread/pwrite loops that retry EINTR and
 // continue short transfers), fsync, ftruncate and fstat, each wrapped once.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CFileHints
 import Synchronization

@@ -1,7 +1,7 @@
 // The POSIX file system: each system call the engine makes is wrapped here (and in
 // RealFileHandle.swift) exactly once, retried on EINTR, and turned into a StorageError.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CRenameExchange
 import Synchronization

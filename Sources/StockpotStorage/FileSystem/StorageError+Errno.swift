@@ -1,9 +1,9 @@
 // Builds the StorageError for a failed system call (real or simulated), so the real and the
 // in-memory file systems report the same code, errno and sentence for the same failure.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension StorageError {

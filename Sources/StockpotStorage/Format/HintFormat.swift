@@ -147,7 +147,8 @@ package enum HintFormat {
 
     /// The fields of one hint entry but its key, as ``forEachEntry(_:_:file:_:)``
     /// hands them over.
-    package struct Fields {        /// The record's tag.
+    package struct Fields {
+        /// The record's tag.
         package var tag: RecordTag
         /// The record's flags.
         package var flags: RecordFlags

@@ -59,7 +59,8 @@ package struct SegmentRecords: Sendable {
             }
         }
         var innerProblem: String?
-        let opened = try cipher.openRecord(bytes, at: offset, segment: segment, segmentOffset: segmentOffset ?? offset) { (plain) throws(StorageError) in
+        let opened = try cipher.openRecord(bytes, at: offset, segment: segment, segmentOffset: segmentOffset ?? offset) {
+            (plain) throws(StorageError) in
             guard case .record(let header, let keyOffset, let valueOffset) = RecordCodec.decode(plain, at: 0),
                 header.recordLength == plain.count
             else {

@@ -137,7 +137,8 @@ extension KeyDirectoryNode {
         let used = view.count
         var rehint = changed
         if edges {
-            let length = used == 0
+            let length =
+                used == 0
                 ? 0 : KeyDirectoryNodeBlock.commonPrefixLength(view.key(at: 0), view.key(at: used - 1))
             if length != view.prefixLength || used <= 1 {
                 view.prefixLength = length

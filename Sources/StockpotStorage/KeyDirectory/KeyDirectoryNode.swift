@@ -2,9 +2,9 @@
 // KeyDirectoryNodeBlock.swift) and grows or shrinks it with the contents.
 // Changing keys is in +Storage, children in +Children.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A leaf (sorted keys and their locations) or a branch (sorted separators and children) of a

@@ -3,9 +3,9 @@
 // (hint, end) slots (a few adjacent cache lines, fetched together) that leaves one full key
 // comparison.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension KeyDirectoryNodeBlock {

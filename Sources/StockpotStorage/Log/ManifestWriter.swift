@@ -9,6 +9,7 @@ struct ManifestWriter {
 
     func write(_ manifest: Manifest) throws(StorageError) {
         try DurableReplacement.writeFile(
-            cipher.sealed(manifest.encoded(), kind: .manifest, number: 0), to: directory + "/" + FileNames.manifest, directory: directory, fileSystem: fileSystem)
+            cipher.sealed(manifest.encoded(), kind: .manifest, number: 0), to: directory + "/" + FileNames.manifest, directory: directory,
+            fileSystem: fileSystem)
     }
 }

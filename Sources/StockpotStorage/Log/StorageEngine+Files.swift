@@ -46,9 +46,10 @@ extension StorageEngine {
             throw poison(&state, error, doing: "Creating segment \(name)")
         }
         var manifest = state.manifest
-        manifest.sealedSegments.append(SealedSegment(
-            number: old.number, length: UInt64(state.activeEnd),
-            minSequence: state.activeMinSequence ?? 0, maxSequence: state.activeMaxSequence))
+        manifest.sealedSegments.append(
+            SealedSegment(
+                number: old.number, length: UInt64(state.activeEnd),
+                minSequence: state.activeMinSequence ?? 0, maxSequence: state.activeMaxSequence))
         manifest.activeSegment = number
         try writeManifest(manifest, state: &state)
         let next = SegmentFile(number: number, path: path(name), handle: handle, cipher: cipher)

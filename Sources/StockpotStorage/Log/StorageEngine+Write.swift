@@ -195,7 +195,9 @@ extension StorageEngine {
             switch operation {
             case .put(let key, let value):
                 let (header, stored, job) = try prepareValue(value, key: key, sequence: sequence, state: &state)
-                if let job { jobs.append(CompressionJob(record: records.count, value: value, dictionary: job.dictionary, dictionaryID: job.dictionaryID)) }
+                if let job {
+                    jobs.append(CompressionJob(record: records.count, value: value, dictionary: job.dictionary, dictionaryID: job.dictionaryID))
+                }
                 records.append(PendingRecord(key: key, header: header, stored: stored))
                 if hasDeletes { hasValueInBatch[key] = true }
             case .delete(let key):
@@ -231,9 +233,11 @@ extension StorageEngine {
             let number = state.allocateFileNumber()
             let reference = try BlobStore(directory: directory, fileSystem: fileSystem, cipher: cipher).write(value, number: number)
             let stored = reference.encoded()
-            return (RecordHeader(
-                tag: .putBlob, flags: [], dictionaryID: 0, sequence: sequence, keyLength: key.count,
-                storedLength: stored.count, originalLength: stored.count), stored, nil)
+            return (
+                RecordHeader(
+                    tag: .putBlob, flags: [], dictionaryID: 0, sequence: sequence, keyLength: key.count,
+                    storedLength: stored.count, originalLength: stored.count), stored, nil
+            )
         }
         let space = CompressionState.space(of: key)
         if let content = state.compression.observe(value, space: space, options: options) {

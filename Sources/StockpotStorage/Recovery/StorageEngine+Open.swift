@@ -6,7 +6,7 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension StorageEngine {
@@ -46,7 +46,8 @@ extension StorageEngine {
         do throws(StorageError) {
             var opener = StoreOpener(directory: directory, options: options, fileSystem: fileSystem)
             opener.restore = restore
-            let (state, recovery) = try options.readOnly
+            let (state, recovery) =
+                try options.readOnly
                 ? runBesideAWriter(&opener, directory: directory, fileSystem: fileSystem) : opener.run()
             let version = StorageVersion(
                 keys: state.keys, segments: state.segments, dictionaries: state.dictionaries,
@@ -85,7 +86,7 @@ extension StorageEngine {
                 let result = try fresh.run()
                 opener = fresh
                 return result
-            } catch where attempt < readOnlyAttempts && (error.code == .corruption || error.code == .notFound) {
+            } catch  where attempt < readOnlyAttempts && (error.code == .corruption || error.code == .notFound) {
                 attempt += 1
                 usleep(UInt32(2_000 * attempt))
             }
@@ -251,9 +252,12 @@ struct StoreOpener {
         if upgrading && !options.readOnly {
             manifest.legacyBelow = max(manifest.nextFileNumber, highestFileNumber + 1)
             manifest.nextFileNumber = manifest.legacyBelow
-            manifest.snapshotBinding = manifest.snapshot == 0 ? nil : SnapshotBinding(
-                coveredSequence: read?.file.coveredSequence ?? 0, checksum: read?.checksum ?? 0,
-                logSegment: 0, logOffset: 0)
+            manifest.snapshotBinding =
+                manifest.snapshot == 0
+                ? nil
+                : SnapshotBinding(
+                    coveredSequence: read?.file.coveredSequence ?? 0, checksum: read?.checksum ?? 0,
+                    logSegment: 0, logOffset: 0)
             manifest.formatVersion = FormatHeader.identityVersion
             manifest.generation += 1
             try ManifestWriter(directory: directory, fileSystem: fileSystem, cipher: cipher).write(manifest)
@@ -287,7 +291,7 @@ struct StoreOpener {
         let handle: any FileHandle
         do throws(StorageError) {
             handle = try fileSystem.openFile(path(name), mode: .readOnly)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             throw .corruption("A file the store needs is missing.", file: path(name))
         }
         defer { handle.close() }

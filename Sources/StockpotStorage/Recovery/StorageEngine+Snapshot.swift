@@ -23,10 +23,12 @@ extension StorageEngine {
     ///
     /// - Throws: what `body` throws; `corruption` or `ioError` from reading values.
     public func recover(_ body: (RecoveryEvent) throws -> Void) throws {
-        guard let recovery = self.recovery.withLock({ state -> Recovery? in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard
+            let recovery = self.recovery.withLock({ state -> Recovery? in
+                defer { state = nil }
+                return state
+            })
+        else { return }
         let view = self.view()
         let covered = recovery.snapshot?.coveredSequence ?? 0
         if let snapshot = recovery.snapshot {

@@ -8,7 +8,7 @@ extension StoreOpener {
         let handle: any FileHandle
         do throws(StorageError) {
             handle = try fileSystem.openFile(path(name), mode: .readOnly)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             throw .corruption("A sealed segment named by the manifest is missing.", file: path(name))
         }
         let size = try handle.size()
@@ -69,7 +69,9 @@ extension StoreOpener {
                 keys: runCount + bytes.count / (HintFormat.entryFixedSize + 1), bytes: ascendingRun.byteCount + bytes.count)
             try bytes.withBytes { (raw) throws(StorageError) in
                 try HintFormat.forEachEntry(raw, subject, file: path(name)) { entry, key in
-                    collect(key, tag: entry.tag, segment: subject.segmentNumber, offset: entry.offset, length: entry.recordLength, sequence: entry.sequence)
+                    collect(
+                        key, tag: entry.tag, segment: subject.segmentNumber, offset: entry.offset, length: entry.recordLength,
+                        sequence: entry.sequence)
                 }
             }
         } catch {
@@ -108,7 +110,7 @@ extension StoreOpener {
         let handle: any FileHandle
         do throws(StorageError) {
             handle = try fileSystem.openFile(path(name), mode: options.readOnly ? .readOnly : .readWrite)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             throw .corruption("The active segment named by the manifest is missing.", file: path(name))
         }
         let bytes = try handle.read(count: try handle.size(), at: 0)

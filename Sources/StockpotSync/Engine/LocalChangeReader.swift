@@ -51,7 +51,7 @@ struct LocalChangeReader {
                 since = page.lastSequence
                 if !page.hasMore { break }
             }
-        } catch where error.code == .changesExpired {
+        } catch  where error.code == .changesExpired {
             fullScan = true  // tombstones purged or a restored store: look at every entry
             since = view.lastSequence
         }

@@ -44,7 +44,8 @@ extension SyncRun {
                 if attempt == 5 {
                     for change in raced {
                         summary.conflicts.append(
-                            SyncConflict(soup: soup, key: change.key, local: change.document, server: nil, baseVersion: change.baseVersion, serverVersion: 0))
+                            SyncConflict(
+                                soup: soup, key: change.key, local: change.document, server: nil, baseVersion: change.baseVersion, serverVersion: 0))
                         summary.unresolved += 1
                     }
                     try applyUp(sending, outcomes)
@@ -74,7 +75,7 @@ extension SyncRun {
         while true {
             do {
                 return try sendBatch(batch, device: device)
-            } catch where (error.sqlState == "40P01" || error.sqlState == "40001") && attempt < 10 {
+            } catch  where (error.sqlState == "40P01" || error.sqlState == "40001") && attempt < 10 {
                 attempt += 1
                 try checkCancelled()
             }
@@ -209,7 +210,8 @@ extension SyncRun {
                 outcome.considered += 1
                 let local = try localEntry(transaction, key: change.key)
                 let current = local.map(DocumentContent.stripped)
-                let unchanged = current.map { DocumentContent.hash($0) == change.contentHash && change.document != nil }
+                let unchanged =
+                    current.map { DocumentContent.hash($0) == change.contentHash && change.document != nil }
                     ?? (change.document == nil)
                 func take(_ document: JSONValue?) {
                     guard unchanged else { return }

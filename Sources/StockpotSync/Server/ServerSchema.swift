@@ -147,10 +147,14 @@ package enum ServerSchema {
         let row = try connection.execute(
             "SELECT table_name, format, purged_through::text FROM stockpot.soups WHERE soup = $1", [Array(soup.utf8)], soup: soup)
         guard row.rowCount == 1, let name = row.string(0, 0) else {
-            throw SyncError(.serverNotInitialized, "The server has no sync table for soup \"\(soup)\" (run `stockpot sync init-server --soup \(soup)`).", soup: soup)
+            throw SyncError(
+                .serverNotInitialized, "The server has no sync table for soup \"\(soup)\" (run `stockpot sync init-server --soup \(soup)`).",
+                soup: soup)
         }
         guard row.integer(0, 1) == format else {
-            throw SyncError(.schemaMismatch, "Soup \"\(soup)\"'s server table has format \(row.string(0, 1) ?? "?"); this version of Stockpot reads format \(format).", soup: soup)
+            throw SyncError(
+                .schemaMismatch,
+                "Soup \"\(soup)\"'s server table has format \(row.string(0, 1) ?? "?"); this version of Stockpot reads format \(format).", soup: soup)
         }
         let qualified = "stockpot." + SQLText.identifier(name)
         let columns = try connection.execute(
@@ -162,8 +166,10 @@ package enum ServerSchema {
         for index in 0..<columns.rowCount {
             if let column = columns.string(index, 0) { found[column] = columns.string(index, 1) }
         }
-        let expected = ["key": "text", "doc": "jsonb", "version": "bigint", "deleted": "boolean",
-                        "modified": "timestamp with time zone", "device": "text", "txid": "xid8"]
+        let expected = [
+            "key": "text", "doc": "jsonb", "version": "bigint", "deleted": "boolean",
+            "modified": "timestamp with time zone", "device": "text", "txid": "xid8",
+        ]
         if found.isEmpty {
             throw SyncError(.serverNotInitialized, "Soup \"\(soup)\" is registered but its server table \(qualified) is missing.", soup: soup)
         }

@@ -20,12 +20,13 @@ package struct SoupCursor: Sendable, Equatable {
     package init(soup: String) { self.soup = soup }
 
     func document() -> JSONValue {
-        .object(JSONObject([
-            (SyncStateStore.lookupPath, .string(SyncStateStore.cursorLookup(soup: soup))),
-            ("soup", .string(soup)), ("watermark", .string(String(watermark))), ("filter", filter ?? .null),
-            ("upSequence", .integer(Int64(bitPattern: upSequence))),
-            ("lastDownAt", .integer(lastDownAt)), ("lastUpAt", .integer(lastUpAt)),
-        ]))
+        .object(
+            JSONObject([
+                (SyncStateStore.lookupPath, .string(SyncStateStore.cursorLookup(soup: soup))),
+                ("soup", .string(soup)), ("watermark", .string(String(watermark))), ("filter", filter ?? .null),
+                ("upSequence", .integer(Int64(bitPattern: upSequence))),
+                ("lastDownAt", .integer(lastDownAt)), ("lastUpAt", .integer(lastUpAt)),
+            ]))
     }
 
     init?(document: JSONValue) {

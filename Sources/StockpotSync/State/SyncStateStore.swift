@@ -31,14 +31,18 @@ package enum SyncStateStore {
     /// Registers the sync soup when it is missing.
     package static func ensureSoup(_ transaction: WriteTransaction) throws(StockpotError) {
         guard !transaction.soupExists(soupName) else { return }
-        try transaction.registerSoup(soupName, indexSpecs: [
-            IndexSpec(path: lookupPath, type: .string, unique: true),
-            IndexSpec(path: pendingPath, type: .string),
-        ])
+        try transaction.registerSoup(
+            soupName,
+            indexSpecs: [
+                IndexSpec(path: lookupPath, type: .string, unique: true),
+                IndexSpec(path: pendingPath, type: .string),
+            ])
     }
 
     /// The states of `keys` in `soup` that exist.
-    package static func entryStates(_ reader: some EntryQuerying, soup: String, keys: some Sequence<String>) throws(StockpotError) -> [String: EntryState] {
+    package static func entryStates(_ reader: some EntryQuerying, soup: String, keys: some Sequence<String>) throws(StockpotError) -> [String:
+        EntryState]
+    {
         var states: [String: EntryState] = [:]
         for key in keys {
             if let document = try lookup(reader, entryLookup(soup: soup, key: key)), let state = EntryState(document: document) {
@@ -58,7 +62,7 @@ package enum SyncStateStore {
             spec.pageSize = limit
             do {
                 return try reader.query(spec, in: soupName, page: 0).rows.compactMap(EntryState.init(document:))
-            } catch where error.code == .soupNotFound {
+            } catch  where error.code == .soupNotFound {
                 return []
             }
         }
@@ -104,7 +108,8 @@ package enum SyncStateStore {
             return id
         }
         let id = UUIDv7.next()
-        _ = try transaction.upsert([.object(JSONObject([(lookupPath, .string(deviceLookup)), ("device", .string(id))]))], into: soupName, externalIdPath: lookupPath)
+        _ = try transaction.upsert(
+            [.object(JSONObject([(lookupPath, .string(deviceLookup)), ("device", .string(id))]))], into: soupName, externalIdPath: lookupPath)
         return id
     }
 
@@ -121,7 +126,7 @@ package enum SyncStateStore {
         spec.pageSize = 1
         do {
             return try reader.query(spec, in: soupName, page: 0).rows.first
-        } catch where error.code == .soupNotFound {
+        } catch  where error.code == .soupNotFound {
             return nil
         }
     }
@@ -138,7 +143,7 @@ package enum SyncStateStore {
                 if found.count < spec.pageSize { return rows }
                 page += 1
             }
-        } catch where error.code == .soupNotFound {
+        } catch  where error.code == .soupNotFound {
             return []
         }
     }

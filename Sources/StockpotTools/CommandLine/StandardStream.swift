@@ -2,9 +2,9 @@
 // line reaches a pipe when it is written (no stdio buffer to flush).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Standard output or standard error, written with write(2).
@@ -26,9 +26,9 @@ public struct StandardStream: Sendable {
             var offset = 0
             while offset < buffer.count {
                 #if canImport(Glibc)
-                let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #else
-                let written = Darwin.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = Darwin.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }

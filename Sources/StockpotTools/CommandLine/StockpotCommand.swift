@@ -12,7 +12,11 @@ public enum StockpotCommand {
 
     /// Every subcommand, in the order `stockpot --help` lists them.
     public static var subcommands: [any ParsableCommand.Type] {
-        [ExecCommand.self, ImportCommand.self, DumpCommand.self, RestoreCommand.self, QueryCommand.self, ShellCommand.self, StatsCommand.self, CompactCommand.self, SyncCommand.self, VerifyCommand.self, SalvageCommand.self, EncryptCommand.self, DecryptCommand.self, RekeyCommand.self, DemoCommand.self]
+        [
+            ExecCommand.self, ImportCommand.self, DumpCommand.self, RestoreCommand.self, QueryCommand.self, ShellCommand.self, StatsCommand.self,
+            CompactCommand.self, SyncCommand.self, VerifyCommand.self, SalvageCommand.self, EncryptCommand.self, DecryptCommand.self,
+            RekeyCommand.self, DemoCommand.self,
+        ]
     }
 
     /// What a command line asks for, once parsed.
@@ -62,7 +66,8 @@ public enum StockpotCommand {
             try scanner.finish()
             return .run(parsed)
         } catch {
-            let usage = HelpFormatter.usage(for: command.configuration)
+            let usage =
+                HelpFormatter.usage(for: command.configuration)
                 + "\n  See '\(HelpFormatter.programName) help \(command.configuration.commandName)' for more."
             return .usageError(usageErrorText(error.message, usage: usage))
         }

@@ -31,7 +31,8 @@ enum StoreConverter {
         }
         progress.finish()
         let seconds = progress.elapsedSeconds
-        var summary = "\(done) \(directory): \(report.keys) keys (\(ByteCount.describe(report.bytes))) rewritten in "
+        var summary =
+            "\(done) \(directory): \(report.keys) keys (\(ByteCount.describe(report.bytes))) rewritten in "
             + ProgressBar.decimal(seconds, places: 2) + " s.\n"
         if report.removedLeftover {
             summary = "Removed \(StoreConversion.stagingPath(for: directory)), left by an interrupted conversion.\n" + summary

@@ -103,14 +103,17 @@ public struct DemoCommand: ParsableCommand {
         }
         progress.finish()
         let seconds = progress.elapsedSeconds
-        print("Ingested \(done) entries (" + ProgressBar.decimal(Double(doneBytes) / 1e6, places: 1) + " MB) in "
-            + ProgressBar.decimal(seconds, places: 2) + " s: " + ProgressBar.decimal(Double(done) / seconds, places: 0)
-            + " entries/s, durable commits of \(batchSize).")
+        print(
+            "Ingested \(done) entries (" + ProgressBar.decimal(Double(doneBytes) / 1e6, places: 1) + " MB) in "
+                + ProgressBar.decimal(seconds, places: 2) + " s: " + ProgressBar.decimal(Double(done) / seconds, places: 0)
+                + " entries/s, durable commits of \(batchSize).")
         try DemoLookups(store: store, seed: seed).run()
         try store.close()
         let diskBytes = DemoStoreDirectory.fileBytes(directory)
         print("")
-        print("The store is in \(directory) (" + ProgressBar.decimal(Double(diskBytes) / 1e6, places: 1) + " MB on disk). Look at it with the stockpot CLI:")
+        print(
+            "The store is in \(directory) (" + ProgressBar.decimal(Double(diskBytes) / 1e6, places: 1)
+                + " MB on disk). Look at it with the stockpot CLI:")
         print("")
         print("    stockpot stats \(directory)")
         print("    stockpot dump \(directory) | head -3")

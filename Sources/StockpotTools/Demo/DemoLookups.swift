@@ -78,7 +78,8 @@ struct DemoLookups {
     }
 
     private func report(_ seconds: Double, _ what: String, _ result: String) {
-        let time = seconds < 1e-4
+        let time =
+            seconds < 1e-4
             ? ProgressBar.decimal(seconds * 1e6, places: 1) + " us"
             : ProgressBar.decimal(seconds * 1e3, places: 3) + " ms"
         print("  " + Self.pad(what, 34) + Self.pad(time, 12) + result)

@@ -2,9 +2,9 @@
 // (docs/protocol.md). Opens the store, answers one line per request, closes at EOF.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Stockpot
 import StockpotJSON
@@ -37,16 +37,24 @@ public struct ExecCommand: ParsableCommand {
         usage: "exec STORE [options]",
         arguments: [.init("STORE", "The store directory; created when it does not exist.")],
         options: [
-            .init("--durability full|interval|none", "When writes reach the disk: before each request returns (full, the default), every --sync-interval-ms milliseconds (interval), or when the operating system decides (none)."),
+            .init(
+                "--durability full|interval|none",
+                "When writes reach the disk: before each request returns (full, the default), every --sync-interval-ms milliseconds (interval), or when the operating system decides (none)."
+            ),
             .init("--sync-interval-ms N", "The sync period of --durability interval (default 100)."),
             .init("--max-request-bytes N", "The longest request line, in bytes (default 67108864)."),
             .init("--max-depth N", "The deepest nesting of a request; the request object is depth 1 (default 512, at most 1024)."),
             .init("--max-request-entries N", "The most entries in one upsertSoupEntries request (default 100000)."),
-            .init("--max-statement-memory-bytes N", "The most bytes of rows one Smart SQL statement holds for sorting, grouping and DISTINCT (default 268435456)."),
+            .init(
+                "--max-statement-memory-bytes N",
+                "The most bytes of rows one Smart SQL statement holds for sorting, grouping and DISTINCT (default 268435456)."),
             .init("--max-document-bytes N", "The largest document, as compact JSON (default 16777216)."),
             .init("--max-soup-name-bytes N", "The longest soup name, in UTF-8 bytes (default 255)."),
             .init("--max-index-path-bytes N", "The longest index path, in UTF-8 bytes (default 1024)."),
-            .init("--sync-server URI", "The PostgreSQL server of the sync operations (syncDown, syncUp, reSync, cleanResyncGhosts; docs/sync.md): a libpq connection string or URI."),
+            .init(
+                "--sync-server URI",
+                "The PostgreSQL server of the sync operations (syncDown, syncUp, reSync, cleanResyncGhosts; docs/sync.md): a libpq connection string or URI."
+            ),
             .init("--blob-threshold-bytes N", "Documents larger than this go to blob files (default 1048576)."),
             KeyFile.optionHelp,
         ],

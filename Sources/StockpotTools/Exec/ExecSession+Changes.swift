@@ -16,7 +16,7 @@ extension ExecSession {
         let page: ChangePage
         do {
             page = try store.changes(since: since, soups: soups, limit: Int(clamping: limit))
-        } catch where error.code == .invalidArgument {
+        } catch  where error.code == .invalidArgument {
             throw StockpotError(.badRequest, error.message)
         }
         var result = JSONObject()

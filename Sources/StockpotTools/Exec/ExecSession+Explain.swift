@@ -30,9 +30,11 @@ extension ExecSession {
             }
             let lines = try store.view().explain(smartSQL: statement, arguments: try Self.smartArguments(arguments))
             var object = JSONObject()
-            object["plan"] = .array(lines.map { line in
-                .object(JSONObject([("id", .integer(Int64(line.id))), ("parent", .integer(Int64(line.parent))), ("detail", .string(line.detail))]))
-            })
+            object["plan"] = .array(
+                lines.map { line in
+                    .object(
+                        JSONObject([("id", .integer(Int64(line.id))), ("parent", .integer(Int64(line.parent))), ("detail", .string(line.detail))]))
+                })
             return .object(object)
         }
         let name = try soupName(arguments)

@@ -4,9 +4,9 @@
 import StockpotCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Splits the bytes of a file descriptor into `\n`-terminated lines.

@@ -1,9 +1,9 @@
 // The error of reading the request stream: read(2) failed.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// read(2) failed on the request stream.

@@ -2,9 +2,9 @@
 // array and CSV import sources scan.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Buffered bytes of a file descriptor. Not thread-safe.

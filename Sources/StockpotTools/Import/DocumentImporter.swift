@@ -87,7 +87,8 @@ package struct DocumentImporter {
     /// - Throws: ``ToolFailure``: status 65 at a bad line (unless skipping) or a broken
     ///   input structure, 74 when reading or writing fails, 1 for other store failures. The
     ///   batches before a failing one stay written; nothing of the failing batch is.
-    package func run(reading fileDescriptor: Int32, format: ImportFormat = .jsonl, progress: ProgressBar? = nil) throws(ToolFailure) -> ImportSummary {
+    package func run(reading fileDescriptor: Int32, format: ImportFormat = .jsonl, progress: ProgressBar? = nil) throws(ToolFailure) -> ImportSummary
+    {
         var source = format.source(reading: fileDescriptor, maxDocumentBytes: maxLineBytes)
         return try run(from: &source, unit: format.unit, progress: progress)
     }

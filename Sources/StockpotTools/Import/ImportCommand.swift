@@ -41,8 +41,12 @@ public struct ImportCommand: ParsableCommand {
         ],
         options: [
             .init("--soup NAME", "The soup to load (required)."),
-            .init("--format jsonl|json|csv", "How the input is written: JSON Lines (the default), one JSON array of objects, or CSV with a header row."),
-            .init("--index PATH:TYPE[:unique]", "An index spec to register the soup with when it does not exist; repeat for more. TYPE is string, integer, floating, full_text or json1."),
+            .init(
+                "--format jsonl|json|csv", "How the input is written: JSON Lines (the default), one JSON array of objects, or CSV with a header row."),
+            .init(
+                "--index PATH:TYPE[:unique]",
+                "An index spec to register the soup with when it does not exist; repeat for more. TYPE is string, integer, floating, full_text or json1."
+            ),
             .init("--external-id PATH", "Upsert: a line whose value at PATH (an indexed path) matches an entry's replaces that entry."),
             .init("--skip-bad", "Skip and count bad lines instead of stopping at the first."),
             KeyFile.optionHelp,
@@ -99,7 +103,8 @@ public struct ImportCommand: ParsableCommand {
         LargeBuffers.returnToTheSystemWhenFreed()
         do {
             let summary = try load()
-            var line = "Imported \(summary.imported) entries (\(ByteCount.describe(summary.bytes))) into soup \"\(soup)\" in "
+            var line =
+                "Imported \(summary.imported) entries (\(ByteCount.describe(summary.bytes))) into soup \"\(soup)\" in "
                 + ProgressBar.decimal(summary.seconds, places: 2) + " s ("
                 + ProgressBar.decimal(summary.seconds > 0 ? Double(summary.imported) / summary.seconds : 0, places: 0)
                 + " entries/s)"
@@ -117,7 +122,8 @@ public struct ImportCommand: ParsableCommand {
         options.durability = .none
         options.encryption = try KeyFile.encryption(keyFile)
         // A store this import creates is removed again when the import fails.
-        let creates = !StoreAccess.isStore(directory)
+        let creates =
+            !StoreAccess.isStore(directory)
             && (!StoreAccess.exists(directory) || StoreAccess.isEmptyDirectory(directory))
         let keepsDirectory = StoreAccess.exists(directory)
         let store = try StoreAccess.open(directory, options: options)

@@ -2,9 +2,9 @@
 // statement, its rows streamed to standard output.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Stockpot
 import StockpotJSON
@@ -41,10 +41,18 @@ public struct QueryCommand: ParsableCommand {
             .init("SQL", "One Smart SQL SELECT statement (a trailing ';' is allowed)."),
         ],
         options: [
-            .init("--arg VALUE", "The value of the next '?' placeholder; repeat for more, in order. VALUE is read as JSON when it is valid JSON (12, 2.5, true, null, '\"12\"'), else taken as a string."),
-            .init("--format table|json|jsonl|csv", "table (the default): boxed columns; json: one array of row arrays; jsonl: one row array per line; csv: RFC 4180."),
+            .init(
+                "--arg VALUE",
+                "The value of the next '?' placeholder; repeat for more, in order. VALUE is read as JSON when it is valid JSON (12, 2.5, true, null, '\"12\"'), else taken as a string."
+            ),
+            .init(
+                "--format table|json|jsonl|csv",
+                "table (the default): boxed columns; json: one array of row arrays; jsonl: one row array per line; csv: RFC 4180."),
             .init("--header", "Begin table and csv output with the result column names (json and jsonl have none)."),
-            .init("--objects", "With --format json or jsonl: each row as an object whose members are the columns by name (the AS alias, else the expression as written), in column order."),
+            .init(
+                "--objects",
+                "With --format json or jsonl: each row as an object whose members are the columns by name (the AS alias, else the expression as written), in column order."
+            ),
             KeyFile.optionHelp,
         ],
         examples: [

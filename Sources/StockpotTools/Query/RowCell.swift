@@ -34,9 +34,11 @@ enum RowCell {
             JSONWriter.append(value, to: &output)
             return
         }
-        let needsQuotes = text.isEmpty || text.utf8.contains { byte in
-            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0D || byte == 0x0A
-        }
+        let needsQuotes =
+            text.isEmpty
+            || text.utf8.contains { byte in
+                byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0D || byte == 0x0A
+            }
         guard needsQuotes else {
             output.append(contentsOf: text.utf8)
             return

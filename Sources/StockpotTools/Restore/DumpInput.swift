@@ -3,9 +3,9 @@
 // handed to the dump reader through a pipe, so that no plaintext reaches the disk.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Dispatch
 import Foundation

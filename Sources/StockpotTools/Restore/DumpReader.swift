@@ -184,7 +184,8 @@ package struct DumpReader {
         let sequence = try integer(object, "tombstone")
         guard sequence > 0, UInt64(sequence) > purgedThrough, UInt64(sequence) <= lastSequence, UInt64(sequence) > lastTombstone else {
             throw problem(
-                "the tombstone's sequence \(sequence) must be above \(max(purgedThrough, lastTombstone)) (the purge horizon and the tombstone before it) and at most \(lastSequence)")
+                "the tombstone's sequence \(sequence) must be above \(max(purgedThrough, lastTombstone)) (the purge horizon and the tombstone before it) and at most \(lastSequence)"
+            )
         }
         guard case .string(let soup)? = object["soup"], !soup.isEmpty else { throw problem("\"soup\" is not a soup name") }
         guard case .string(let opName)? = object["op"], let operation = Change.Operation(rawValue: opName), operation != .upsert else {

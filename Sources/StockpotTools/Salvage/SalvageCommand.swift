@@ -26,7 +26,10 @@ public struct SalvageCommand: ParsableCommand {
             .init("NEW", "Where to create the new store; it must not exist, or be empty."),
         ],
         options: [
-            .init("--key-file F", "The damaged store's key (64 hex digits or a one-line passphrase; default: the file STOCKPOT_KEY_FILE names). Records that do not authenticate under it are reported as lost, never guessed at; NEW is encrypted with the same key."),
+            .init(
+                "--key-file F",
+                "The damaged store's key (64 hex digits or a one-line passphrase; default: the file STOCKPOT_KEY_FILE names). Records that do not authenticate under it are reported as lost, never guessed at; NEW is encrypted with the same key."
+            )
         ],
         examples: [.init("salvage ./broken ./rescued", "Saves what ./broken still holds into ./rescued.")])
 
@@ -75,8 +78,10 @@ public struct SalvageCommand: ParsableCommand {
             for soup in salvage.soups {
                 guard let soupID = soup.lostSoupID else { continue }
                 lines.append(
-                    "KEPT: \(soup.entries.count) entries of soup id \(soupID), whose catalog record (name and index specs) was lost, in soup \"\(soup.description.name)\" (indexed on _soupEntryId only; rename or alter it to restore its specs)")
-                losses.append("catalog record of soup id \(soupID): its name and index specs are lost (its entries are in \"\(soup.description.name)\")")
+                    "KEPT: \(soup.entries.count) entries of soup id \(soupID), whose catalog record (name and index specs) was lost, in soup \"\(soup.description.name)\" (indexed on _soupEntryId only; rename or alter it to restore its specs)"
+                )
+                losses.append(
+                    "catalog record of soup id \(soupID): its name and index specs are lost (its entries are in \"\(soup.description.name)\")")
             }
             lines += losses.map { "LOST: " + $0 }
             lines.append(losses.isEmpty ? "salvage: nothing lost" : "salvage: \(losses.count) losses")

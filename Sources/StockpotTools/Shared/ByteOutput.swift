@@ -4,9 +4,9 @@
 // may seal what it writes as an encrypted dump (docs/format/encryption.md, "Encrypted dump").
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import StockpotStorage
 

@@ -2,9 +2,9 @@
 // name, or `-`), with its size when it is a regular file (for progress and ETA).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open input: a file descriptor, what to call it, and its size when known.
@@ -40,9 +40,9 @@ final class InputSource {
             return InputSource(fileDescriptor: 0, name: "standard input", owned: false)
         }
         #if canImport(Glibc)
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         #else
-        let descriptor = Darwin.open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = Darwin.open(path, O_RDONLY | O_CLOEXEC)
         #endif
         guard descriptor >= 0 else {
             throw ToolFailure("cannot open \(path): \(SystemError.describe(errno))", status: .ioError)

@@ -3,9 +3,9 @@
 // passphrase). The key itself never appears on a command line, in output or in an error.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Stockpot
 
@@ -21,7 +21,8 @@ public enum KeyFile {
     /// The help line every command that opens a store shows for `--key-file`.
     public static let optionHelp = CommandConfiguration.Item(
         "--key-file F",
-        "The store's key: F holds 64 hex digits (a raw 256-bit key) or one line (a passphrase). Default: the file named by STOCKPOT_KEY_FILE, if set. Needed for an encrypted store; given for a new store, creates it encrypted.")
+        "The store's key: F holds 64 hex digits (a raw 256-bit key) or one line (a passphrase). Default: the file named by STOCKPOT_KEY_FILE, if set. Needed for an encrypted store; given for a new store, creates it encrypted."
+    )
 
     /// Takes `option` (by default `--key-file`) out of `arguments`; when it is absent and
     /// `environment` is true, the path in `STOCKPOT_KEY_FILE` (ignored when empty).

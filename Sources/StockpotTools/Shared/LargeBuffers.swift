@@ -2,7 +2,7 @@
 // mapped on its own and given back to the system when freed (docs/protocol.md, "Limits").
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The allocator policy for commands whose requests hold large buffers for a short time.
@@ -21,11 +21,11 @@ enum LargeBuffers {
     /// no-op.
     static func returnToTheSystemWhenFreed() {
         #if canImport(Glibc)
-        // mallopt is declared in <malloc.h>, which the Glibc module does not export; it is
-        // looked up by name (RTLD_DEFAULT is the null handle in glibc).
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-        _ = mallopt(mmapThresholdParameter, mappingThreshold)
+            // mallopt is declared in <malloc.h>, which the Glibc module does not export; it is
+            // looked up by name (RTLD_DEFAULT is the null handle in glibc).
+            guard let symbol = dlsym(nil, "mallopt") else { return }
+            let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+            _ = mallopt(mmapThresholdParameter, mappingThreshold)
         #endif
     }
 }

@@ -3,9 +3,9 @@
 // terminal. Logs and pipes get the summary line each command prints instead.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reports the progress of work measured in entries and bytes. Not thread-safe.
@@ -66,7 +66,8 @@ package final class ProgressBar {
             text += " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
         }
         let rate = seconds > 0 ? Double(entries) / seconds : 0
-        text += " \(entries) entries, " + Self.decimal(Double(bytes) / 1e6, places: 1) + " MB, "
+        text +=
+            " \(entries) entries, " + Self.decimal(Double(bytes) / 1e6, places: 1) + " MB, "
             + Self.decimal(rate, places: 0) + " entries/s"
         if let fraction, fraction > 0, seconds > 0 {
             text += ", ETA " + Self.decimal(seconds * (1 - fraction) / fraction, places: 0) + " s"

@@ -2,9 +2,9 @@
 // (never creating one by mistake), any store for import; failures as ToolFailures.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Stockpot
 import StockpotStorage
@@ -65,7 +65,8 @@ enum StoreAccess {
     static func keyHint(code: String) -> String? {
         switch code {
         case StockpotError.Code.keyRequired.rawValue: return "give its key with --key-file F (or STOCKPOT_KEY_FILE)"
-        case StockpotError.Code.notEncrypted.rawValue: return "open it without --key-file (and STOCKPOT_KEY_FILE unset), or encrypt it with 'stockpot encrypt'"
+        case StockpotError.Code.notEncrypted.rawValue:
+            return "open it without --key-file (and STOCKPOT_KEY_FILE unset), or encrypt it with 'stockpot encrypt'"
         default: return nil
         }
     }

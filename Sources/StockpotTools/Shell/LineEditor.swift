@@ -4,9 +4,9 @@
 
 import CLibEdit
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The terminal's lines, edited. One per process: libedit's readline interface is global.

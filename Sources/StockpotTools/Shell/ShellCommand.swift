@@ -2,9 +2,9 @@
 // the same when fed from a pipe (without prompts).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Stockpot
 

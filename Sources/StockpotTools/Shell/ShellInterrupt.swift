@@ -5,9 +5,9 @@
 // async-signal-safe, a Swift object would not be.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 import Stockpot

@@ -2,9 +2,9 @@
 // commands in this session, `.output [FILE]` and `.once FILE` send rows elsewhere.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ShellSession {

@@ -3,9 +3,9 @@
 // errors as `Error: ...`, and keeps count of what failed.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Stockpot
 
@@ -128,7 +128,8 @@ final class ShellSession {
         do throws(ToolFailure) {
             if interactive {
                 _ = try ShellInterrupt.whileRunning { (interruption) throws(ToolFailure) in
-                    try SmartStatement.run(sql, arguments: [], on: store, printer: printer, header: headers, budget: .default.interruptible(by: interruption))
+                    try SmartStatement.run(
+                        sql, arguments: [], on: store, printer: printer, header: headers, budget: .default.interruptible(by: interruption))
                 }
             } else {
                 _ = try SmartStatement.run(sql, arguments: [], on: store, printer: printer, header: headers)

@@ -10,7 +10,8 @@ extension SyncCommand {
             throw Self.failure(error)
         }
         let role = deviceRole.map { "; role \($0) may sync them" } ?? ""
-        StandardStream.output.write("initialized \(soups.count) soup\(soups.count == 1 ? "" : "s") on \(ConnectionString.redacted(server ?? ""))\(role)\n")
+        StandardStream.output.write(
+            "initialized \(soups.count) soup\(soups.count == 1 ? "" : "s") on \(ConnectionString.redacted(server ?? ""))\(role)\n")
         return .success
     }
 }

@@ -39,7 +39,8 @@ public struct SyncCommand: ParsableCommand {
 
             `sync init-server --server URI --soup S ...` creates the server tables of the soups (safe to run again); --device-role ROLE grants ROLE what a device needs and nothing more. URI is a libpq connection string or URI (TLS through sslmode); passwords never appear in output or errors (prefer PGPASSWORD or ~/.pgpass). docs/sync.md has the model, the tables and the errors.
             """,
-        usage: "sync STORE --server URI [--soup S]... [--down] [--up] [--merge-mode M] [--conflict P] [options]\n       sync status STORE [--soup S]... [--json]\n       sync init-server --server URI --soup S... [--device-role ROLE]",
+        usage:
+            "sync STORE --server URI [--soup S]... [--down] [--up] [--merge-mode M] [--conflict P] [options]\n       sync status STORE [--soup S]... [--json]\n       sync init-server --server URI --soup S... [--device-role ROLE]",
         arguments: [.init("STORE", "The store directory; it must exist.")],
         options: [
             .init("--server URI", "The PostgreSQL server: a libpq connection string or URI."),
@@ -59,7 +60,9 @@ public struct SyncCommand: ParsableCommand {
         examples: [
             .init("sync init-server --server postgresql://admin@db/app --soup Account --device-role device", "Prepares the server for soup Account."),
             .init("sync ./store --server 'host=db dbname=app user=device sslmode=require'", "Syncs every soup up, then down."),
-            .init("sync ./store --server postgresql://device@db/app --soup Account --down --merge-mode leaveIfChanged", "Syncs one soup down, keeping local changes."),
+            .init(
+                "sync ./store --server postgresql://device@db/app --soup Account --down --merge-mode leaveIfChanged",
+                "Syncs one soup down, keeping local changes."),
             .init("sync status ./store", "Lists unsynced entries."),
         ])
 
@@ -149,7 +152,8 @@ public struct SyncCommand: ParsableCommand {
         try StoreAccess.close(store)
         if let failure { throw failure }
         if unresolved > 0 {
-            throw ToolFailure("conflict: \(unresolved) conflicting change\(unresolved == 1 ? "" : "s") left unsynced (policy fail); see `stockpot sync status`.")
+            throw ToolFailure(
+                "conflict: \(unresolved) conflicting change\(unresolved == 1 ? "" : "s") left unsynced (policy fail); see `stockpot sync status`.")
         }
         return .success
     }

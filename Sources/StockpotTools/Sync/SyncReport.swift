@@ -11,10 +11,11 @@ enum SyncReport {
     static func print(soup: String, steps: [(name: String, summary: SyncSummary)], json: Bool) {
         let summaries = steps.map(\.summary)
         if json {
-            let value = JSONValue.object(JSONObject([
-                ("soupName", .string(soup)),
-                ("steps", .array(steps.map { .object(JSONObject([("step", .string($0.name)), ("summary", $0.summary.jsonValue)])) })),
-            ]))
+            let value = JSONValue.object(
+                JSONObject([
+                    ("soupName", .string(soup)),
+                    ("steps", .array(steps.map { .object(JSONObject([("step", .string($0.name)), ("summary", $0.summary.jsonValue)])) })),
+                ]))
             StandardStream.output.write(String(decoding: JSONWriter.write(value), as: UTF8.self) + "\n")
             return
         }
@@ -28,7 +29,8 @@ enum SyncReport {
         StandardStream.output.write("\(soup): " + parts.joined(separator: " | ") + "\n")
         for summary in summaries {
             for conflict in summary.conflicts {
-                StandardStream.output.write("  conflict \(conflict.key): base version \(conflict.baseVersion), server version \(conflict.serverVersion)\n")
+                StandardStream.output.write(
+                    "  conflict \(conflict.key): base version \(conflict.baseVersion), server version \(conflict.serverVersion)\n")
             }
         }
     }

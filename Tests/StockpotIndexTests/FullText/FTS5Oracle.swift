@@ -3,7 +3,7 @@
 
 import CSQLite
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One token as FTS5 reports it: the folded bytes and the byte range it came from.
@@ -105,7 +105,6 @@ final class FTS5Oracle {
     private var tokenizerAPI = fts5_tokenizer()
     private var instance: OpaquePointer?
 
-
     init(arguments: [String] = []) {
         var api: UnsafeMutablePointer<fts5_api>?
         var statement: OpaquePointer?
@@ -149,18 +148,19 @@ final class FTS5Oracle {
     func flatTokens(_ bytes: [UInt8]) -> FTS5FlatTokens {
         final class Sink { var result = FTS5FlatTokens() }
         let sink = Sink()
-        let callback: @convention(c) (
-            UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, Int32, Int32
-        ) -> Int32 = { context, _, token, length, start, end in
-            let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
-            if let token, length > 0 {
-                sink.result.bytes.append(
-                    contentsOf: UnsafeRawBufferPointer(start: token, count: Int(length)))
+        let callback:
+            @convention(c) (
+                UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, Int32, Int32, Int32
+            ) -> Int32 = { context, _, token, length, start, end in
+                let sink = Unmanaged<Sink>.fromOpaque(context!).takeUnretainedValue()
+                if let token, length > 0 {
+                    sink.result.bytes.append(
+                        contentsOf: UnsafeRawBufferPointer(start: token, count: Int(length)))
+                }
+                sink.result.ends.append(sink.result.bytes.count)
+                sink.result.sourceRanges.append(Int(start)..<Int(end))
+                return SQLITE_OK
             }
-            sink.result.ends.append(sink.result.bytes.count)
-            sink.result.sourceRanges.append(Int(start)..<Int(end))
-            return SQLITE_OK
-        }
         let rc = withExtendedLifetime(sink) {
             (bytes + [0]).withUnsafeBytes { raw in
                 tokenizerAPI.xTokenize(

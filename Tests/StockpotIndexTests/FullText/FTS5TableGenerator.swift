@@ -102,7 +102,8 @@ struct FTS5CodePointBehaviour {
         guard let mask = diacriticMask, let unfolded = unfoldedRanges else { return nil }
         func hexList(_ values: [UInt32], perLine: Int) -> String {
             stride(from: 0, to: values.count, by: perLine).map { start in
-                "        " + values[start..<min(start + perLine, values.count)]
+                "        "
+                    + values[start..<min(start + perLine, values.count)]
                     .map { "0x" + String($0, radix: 16, uppercase: true) }.joined(separator: ", ") + ","
             }.joined(separator: "\n")
         }

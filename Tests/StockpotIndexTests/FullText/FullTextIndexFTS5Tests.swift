@@ -33,19 +33,22 @@ import StockpotTestSupport
         let filters: [(Int?, String)] = [(nil, ""), (0, "c0 : "), (1, "c1 : ")]
         for token in model.allTokens {
             for (column, filter) in filters {
-                #expect(index.entries(containing: token, column: column) == fts5(filter + Self.quoted(token)),
-                        "seed \(seed): \(filter)\(token)")
+                #expect(
+                    index.entries(containing: token, column: column) == fts5(filter + Self.quoted(token)),
+                    "seed \(seed): \(filter)\(token)")
                 let prefix = String(token.unicodeScalars.prefix(2).map(Character.init))
-                #expect(index.entries(withPrefix: prefix, column: column) == fts5(filter + Self.quoted(prefix) + " *"),
-                        "seed \(seed): \(filter)\(prefix)*")
+                #expect(
+                    index.entries(withPrefix: prefix, column: column) == fts5(filter + Self.quoted(prefix) + " *"),
+                    "seed \(seed): \(filter)\(prefix)*")
             }
         }
         for _ in 0..<200 {
             let phrase = FullTextIndexModelTests.randomPhrase(model, &random)
             guard !phrase.isEmpty else { continue }
             for (column, filter) in filters {
-                #expect(index.entries(withPhrase: phrase, column: column) == fts5(filter + Self.quoted(phrase.joined(separator: " "))),
-                        "seed \(seed): \(filter)\(phrase)")
+                #expect(
+                    index.entries(withPhrase: phrase, column: column) == fts5(filter + Self.quoted(phrase.joined(separator: " "))),
+                    "seed \(seed): \(filter)\(phrase)")
             }
         }
     }

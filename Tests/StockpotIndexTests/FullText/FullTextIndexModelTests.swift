@@ -15,8 +15,9 @@ import StockpotTestSupport
         #expect(index.tokenCount == tokens.count, "\(context)")
         // The sorted vocabulary holds exactly the table's tokens, ascending by bytes.
         let vocabulary = index.vocabulary.chunks.flatMap { $0 }
-        #expect(vocabulary.map { Array($0.text.utf8) } == tokens.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) },
-                "\(context)")
+        #expect(
+            vocabulary.map { Array($0.text.utf8) } == tokens.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) },
+            "\(context)")
         #expect(index.vocabulary.chunks.allSatisfy { !$0.isEmpty && $0.count <= SortedTerms.chunkCapacity })
         var probes = Array(tokens.shuffled(using: &random).prefix(6)) + ["absent", "zzz"]
         probes += tokens.isEmpty ? [] : [tokens.randomElement(using: &random)! + "q"]
@@ -140,8 +141,10 @@ import StockpotTestSupport
         let database = FTS5TestDatabase()
         database.execute("CREATE VIRTUAL TABLE t USING fts5(a)")
         for id in 1...3 {
-            let text = [String(repeating: "x", count: 40_000), String(repeating: "x", count: 32_768) + "y",
-                        String(repeating: "x", count: 32_767) + "é"][id - 1]
+            let text = [
+                String(repeating: "x", count: 40_000), String(repeating: "x", count: 32_768) + "y",
+                String(repeating: "x", count: 32_767) + "é",
+            ][id - 1]
             _ = database.rows("INSERT INTO t(rowid, a) VALUES (?, ?)", [.integer(Int64(id)), .text(Array(text.utf8))])
         }
         let matched = database.rows("SELECT rowid FROM t WHERE t MATCH ?", [.text(Array("\"\(long)\"".utf8))])
@@ -200,4 +203,3 @@ import StockpotTestSupport
         }
     }
 }
-

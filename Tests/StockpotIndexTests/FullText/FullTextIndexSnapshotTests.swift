@@ -40,8 +40,9 @@ import StockpotTestSupport
             for (snapshot, bytes, snapshotModel) in snapshots {
                 #expect(snapshot.serialized() == bytes, "seed \(seed), round \(round)")
                 for token in snapshotModel.allTokens.prefix(10) {
-                    #expect(snapshot.entries(containing: token, column: nil) == snapshotModel.containing(token, column: nil),
-                            "seed \(seed), round \(round), \(token)")
+                    #expect(
+                        snapshot.entries(containing: token, column: nil) == snapshotModel.containing(token, column: nil),
+                        "seed \(seed), round \(round), \(token)")
                 }
             }
         }

@@ -127,7 +127,8 @@ enum FullTextDocuments {
         for index in 0..<Int.random(in: 0...maxWords, using: &random) {
             if index > 0 { result += separators.randomElement(using: &random)! }
             // A third of the words are the four most frequent ones, so their lists grow long.
-            result += Int.random(in: 0..<3, using: &random) == 0
+            result +=
+                Int.random(in: 0..<3, using: &random) == 0
                 ? words[Int.random(in: 0..<4, using: &random)] : words.randomElement(using: &random)!
         }
         return result

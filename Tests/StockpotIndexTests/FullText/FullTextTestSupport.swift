@@ -3,9 +3,9 @@
 
 import StockpotTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Random text mixing the character classes that matter to the tokenizer.
@@ -31,7 +31,8 @@ enum FullTextSamples {
     /// A combining mark: mostly U+0300...U+036F (some are FTS5 diacritics), some from other scripts.
     static func combiningMark(_ random: inout SeededRandom) -> Character {
         let others: [UInt32] = [0x0483, 0x05B0, 0x0610, 0x093C, 0x0E31, 0x1AB0, 0x1DC0, 0x20D0, 0xFE20]
-        let value = Int.random(in: 0..<4, using: &random) == 0
+        let value =
+            Int.random(in: 0..<4, using: &random) == 0
             ? others.randomElement(using: &random)! : UInt32.random(in: 0x300...0x36F, using: &random)
         return Character(Unicode.Scalar(value)!)
     }
@@ -39,7 +40,8 @@ enum FullTextSamples {
     /// Any Unicode scalar value.
     static func anyScalar(_ random: inout SeededRandom) -> Character {
         while true {
-            let value = Int.random(in: 0..<4, using: &random) == 0
+            let value =
+                Int.random(in: 0..<4, using: &random) == 0
                 ? UInt32.random(in: 0...0x10FFFF, using: &random)
                 : UInt32.random(in: 0x80...0x3_0000, using: &random)
             if let scalar = Unicode.Scalar(value) { return Character(scalar) }
@@ -52,7 +54,8 @@ enum FullTextSamples {
         // Each string leans on a few classes so that runs of one script form real tokens.
         let classes = (0..<3).map { _ in Int.random(in: 0..<13, using: &random) }
         for _ in 0..<Int.random(in: 0...maxLength, using: &random) {
-            let pick = Int.random(in: 0..<4, using: &random) == 0
+            let pick =
+                Int.random(in: 0..<4, using: &random) == 0
                 ? Int.random(in: 0..<13, using: &random) : classes.randomElement(using: &random)!
             switch pick {
             case 0, 1: result.unicodeScalars.append(ascii.randomElement(using: &random)!.unicodeScalars.first!)
@@ -64,8 +67,10 @@ enum FullTextSamples {
             case 7: result.append(emoji.randomElement(using: &random)!)
             case 8: result.append(digits.randomElement(using: &random)!)
             case 9: result.append(apostrophesAndHyphens.randomElement(using: &random)!)
-            case 10: result.append(Bool.random(using: &random)
-                ? privateUse.randomElement(using: &random)! : newer.randomElement(using: &random)!)
+            case 10:
+                result.append(
+                    Bool.random(using: &random)
+                        ? privateUse.randomElement(using: &random)! : newer.randomElement(using: &random)!)
             case 11: result.unicodeScalars.append(combiningMark(&random).unicodeScalars.first!)
             default: result.unicodeScalars.append(anyScalar(&random).unicodeScalars.first!)
             }

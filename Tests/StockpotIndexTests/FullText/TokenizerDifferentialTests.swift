@@ -2,9 +2,9 @@
 // strings, random invalid UTF-8, and the one known difference. Seeds are printed on failure.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Testing
 @testable import StockpotIndex
@@ -55,7 +55,8 @@ import StockpotTestSupport
         if let (at, _) = index {
             let source = theirs.sourceRanges[at]
             Issue.record(
-                "plane \(plane): first difference at token \(at), source bytes \(Array(document[source])): ours \(Array(ours.token(at))), FTS5's \(Array(theirs.token(at)))")
+                "plane \(plane): first difference at token \(at), source bytes \(Array(document[source])): ours \(Array(ours.token(at))), FTS5's \(Array(theirs.token(at)))"
+            )
         } else {
             Issue.record("plane \(plane): token lists differ in length")
         }
@@ -70,7 +71,9 @@ import StockpotTestSupport
             let ours = Tokenizer.tokens(in: text)
             let theirs = oracle.tokens(text)
             if ours.map({ Array($0.text.utf8) }) != theirs.map(\.bytes) || ours.map(\.position) != Array(theirs.indices) {
-                Issue.record("seed \(seed), string \(iteration): \(text.unicodeScalars.map { String($0.value, radix: 16) }) ours \(ours) FTS5's \(theirs.map { String(decoding: $0.bytes, as: UTF8.self) })")
+                Issue.record(
+                    "seed \(seed), string \(iteration): \(text.unicodeScalars.map { String($0.value, radix: 16) }) ours \(ours) FTS5's \(theirs.map { String(decoding: $0.bytes, as: UTF8.self) })"
+                )
                 return
             }
         }

@@ -46,10 +46,11 @@ import Testing
 
     @Test func positionsCountTokensNotBytes() {
         let tokens = Tokenizer.tokens(in: "  alpha,  beta -- gamma\u{301} ")
-        #expect(tokens == [
-            Token(text: "alpha", position: 0), Token(text: "beta", position: 1),
-            Token(text: "gamma", position: 2),
-        ])
+        #expect(
+            tokens == [
+                Token(text: "alpha", position: 0), Token(text: "beta", position: 1),
+                Token(text: "gamma", position: 2),
+            ])
     }
 
     @Test func bytesAndStringEntryPointsAgree() {

@@ -87,7 +87,7 @@ import StockpotTestSupport
                     let position = probe.below(expected.count)
                     let entry = expected[position]
                     guard T.identical(snapshot.entry(at: position), entry),
-                          snapshot.rank(of: entry.value, id: entry.id) == position
+                        snapshot.rank(of: entry.value, id: entry.id) == position
                     else { return "round \(round): position \(position)" }
                 }
                 if round % 8 == 0 && !T.identical(T.entries(snapshot), expected) { return "round \(round): visit" }

@@ -39,7 +39,9 @@ import StockpotTestSupport
     @Test(arguments: [(8, 5), (64, 64)], [0x7E47 as UInt64])
     func longTextsMatchTheModel(shape: (Int, Int), seed: UInt64) throws {
         let pieces = ["ab", "é", "日本", "z"]
-        try Self.randomChanges(shape: shape, seed: seed) { random, _ in Int64(random.below(40) + 1) } value: { random in
+        try Self.randomChanges(shape: shape, seed: seed) { random, _ in
+            Int64(random.below(40) + 1)
+        } value: { random in
             guard random.chance(50) else { return T.value(&random) }
             let piece = pieces[random.below(pieces.count)]
             return .text(String(repeating: piece, count: random.below(1_200)) + pieces[random.below(pieces.count)])

@@ -36,13 +36,14 @@ import StockpotTestSupport
         index.insert(.integer(-3), id: 1)
         index.insert(.double(-0.0), id: 300)
         // (null, 5) (-3, 1) (-0.0, 300) ("é", 7)
-        #expect(index.serialized() == [
-            0x02, 0x04,
-            0x00, 0x0A,
-            0x01, 0x05, 0x07,
-            0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0xD6, 0x04,
-            0x03, 0x02, 0xC3, 0xA9, 0xC9, 0x04,
-        ])
+        #expect(
+            index.serialized() == [
+                0x02, 0x04,
+                0x00, 0x0A,
+                0x01, 0x05, 0x07,
+                0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0xD6, 0x04,
+                0x03, 0x02, 0xC3, 0xA9, 0xC9, 0x04,
+            ])
         #expect(OrderedIndex().serialized() == [0x02, 0x00])
         #expect(try Self.read([0x02, 0x00]).count == 0)
     }
@@ -58,16 +59,17 @@ import StockpotTestSupport
             IndexEntry(value: .text("a"), id: 9), IndexEntry(value: .text("ab"), id: 10),
         ])
         let bytes = index.serialized()
-        #expect(bytes == [
-            0x02, 0x0A,
-            0x00, 0x02, 0x04, 0x02,  // null, id 1; repeat, id +1
-            0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x08,  // -0.0, id +4
-            0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0x02,  // 0.0: other bits than -0.0, not a repeat
-            0x01, 0x02, 0x07, 0x04, 0x02,  // 1, id -4; repeat
-            0x02, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0x02,  // 1.0: another kind than 1, not a repeat
-            0x03, 0x01, 0x61, 0x06, 0x04, 0x02,  // "a", id +3; repeat
-            0x03, 0x02, 0x61, 0x62, 0x02,  // "ab"
-        ])
+        #expect(
+            bytes == [
+                0x02, 0x0A,
+                0x00, 0x02, 0x04, 0x02,  // null, id 1; repeat, id +1
+                0x02, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x08,  // -0.0, id +4
+                0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0x02,  // 0.0: other bits than -0.0, not a repeat
+                0x01, 0x02, 0x07, 0x04, 0x02,  // 1, id -4; repeat
+                0x02, 0, 0, 0, 0, 0, 0, 0xF0, 0x3F, 0x02,  // 1.0: another kind than 1, not a repeat
+                0x03, 0x01, 0x61, 0x06, 0x04, 0x02,  // "a", id +3; repeat
+                0x03, 0x02, 0x61, 0x62, 0x02,  // "ab"
+            ])
         let restored = try Self.read(bytes)
         try T.requireSame(T.entries(restored), T.entries(index), "repeats")
         #expect(restored.serialized() == bytes)

@@ -4,7 +4,7 @@
 import CSQLite
 import StockpotTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An FTS5 table `fts(c0, c1, ...)` in a private in-memory database; not thread-safe.
@@ -68,4 +68,3 @@ final class FTS5MatchTable {
         }
     }
 }
-

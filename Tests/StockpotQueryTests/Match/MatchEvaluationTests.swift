@@ -24,15 +24,16 @@ import StockpotTestSupport
         return ids
     }
 
-    @Test(arguments: [
-        ("haas", [1, 2, 9]), ("HAAS cat", [1, 2, 9]), ("Eva OR Haas NOT Ali", [1, 9]),
-        ("\"black cat\"", [1]), ("black* cat", [1, 2, 9]), ("\"black* cat\"", [1]),
-        ("black* + cat", [1, 9]), ("\"cat black\"", [2]), ("\"mat black\"", []), ("^haas", [9]), ("^black", [1]),
-        ("{s:title}:haas", [1, 2]), ("-{s:title}:haas", [9]), ("{s:body}:(black OR elan)", [1, 2, 5]),
-        ("e-mail", [5]), ("\"e mail\"", [5]), ("elan", [5]), ("ÉLAN*", [5]), ("nothing", []),
-        ("haas NOT cat", []), ("(haas OR christine) NOT {s:title}:eva", [2, 5, 9]), ("—", []),
-        ("haas —", [1, 2, 9]), ("haas AND —", []),
-    ] as [(String, [Int64])])
+    @Test(
+        arguments: [
+            ("haas", [1, 2, 9]), ("HAAS cat", [1, 2, 9]), ("Eva OR Haas NOT Ali", [1, 9]),
+            ("\"black cat\"", [1]), ("black* cat", [1, 2, 9]), ("\"black* cat\"", [1]),
+            ("black* + cat", [1, 9]), ("\"cat black\"", [2]), ("\"mat black\"", []), ("^haas", [9]), ("^black", [1]),
+            ("{s:title}:haas", [1, 2]), ("-{s:title}:haas", [9]), ("{s:body}:(black OR elan)", [1, 2, 5]),
+            ("e-mail", [5]), ("\"e mail\"", [5]), ("elan", [5]), ("ÉLAN*", [5]), ("nothing", []),
+            ("haas NOT cat", []), ("(haas OR christine) NOT {s:title}:eva", [2, 5, 9]), ("—", []),
+            ("haas —", [1, 2, 9]), ("haas AND —", []),
+        ] as [(String, [Int64])])
     func expressionsFindTheirEntries(text: String, expected: [Int64]) throws {
         #expect(try Self.ids(text) == expected, "\(text)")
     }
@@ -95,8 +96,10 @@ extension MatchEvaluationTests {
     @Test func arbitraryInputNeverTraps() {
         let seed = SeededRandom.seedFromEnvironment()
         var random = SeededRandom(seed: seed)
-        let pieces = ["(", ")", "\"", "\"\"", "{", "}", "{s:title}", "{s:body}:", "-", "- {s:body}:", ":", "*", "+",
-                      "^", " ", "\t", "\n", "AND", "OR", "NOT", "NEAR", "haas", "cat", "é", "👍🏽", "—", "'", "\\", ",", "\u{0}"]
+        let pieces = [
+            "(", ")", "\"", "\"\"", "{", "}", "{s:title}", "{s:body}:", "-", "- {s:body}:", ":", "*", "+",
+            "^", " ", "\t", "\n", "AND", "OR", "NOT", "NEAR", "haas", "cat", "é", "👍🏽", "—", "'", "\\", ",", "\u{0}",
+        ]
         var parsed = 0
         for _ in 0..<5_000 {
             var text = ""

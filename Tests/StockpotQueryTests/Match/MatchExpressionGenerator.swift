@@ -111,11 +111,12 @@ struct MatchExpressionGenerator {
 
     mutating func node(depth: Int) -> Node {
         if lenient, depth > 0, random.oneIn(5) {
-            return .mixed((0..<Int.random(in: 2...4, using: &random)).map { _ in
-                random.oneIn(2)
-                    ? .sequence([item()])
-                    : .binary(random.pick(["AND", "OR", "NOT"]), node(depth: depth - 1), node(depth: depth - 1))
-            })
+            return .mixed(
+                (0..<Int.random(in: 2...4, using: &random)).map { _ in
+                    random.oneIn(2)
+                        ? .sequence([item()])
+                        : .binary(random.pick(["AND", "OR", "NOT"]), node(depth: depth - 1), node(depth: depth - 1))
+                })
         }
         if depth == 0 || random.oneIn(3) {
             return .sequence((0..<Int.random(in: 1...3, using: &random)).map { _ in item() })
@@ -241,7 +242,9 @@ struct MatchExpressionGenerator {
             let level = node.precedence
             text = render(left, minimum: level, covered: covered, restrictTo: restrictTo)
             let stray = lenient && random.oneIn(6) ? "+ " : ""
-            text = text + MatchCase(stockpot: " \(op) \(stray)", fts5: " \(op) ") + render(right, minimum: level + 1, covered: covered, restrictTo: restrictTo)
+            text =
+                text + MatchCase(stockpot: " \(op) \(stray)", fts5: " \(op) ")
+                + render(right, minimum: level + 1, covered: covered, restrictTo: restrictTo)
         }
         if node.precedence < minimum || (minimum > 0 && random.oneIn(6)) || (minimum == 0 && random.oneIn(10)) {
             let stray = lenient && random.oneIn(6) ? " *" : ""

@@ -38,8 +38,11 @@ import StockpotTestSupport
                 }
                 let found = parsed.matchingIDs(in: index)
                 if found != expected {
-                    return (expected, "\(Self.short(expression.stockpot)) | FTS5: \(Self.short(expression.fts5))"
-                        + " | \(found.count) ids, FTS5 \(expected.count)")
+                    return (
+                        expected,
+                        "\(Self.short(expression.stockpot)) | FTS5: \(Self.short(expression.fts5))"
+                            + " | \(found.count) ids, FTS5 \(expected.count)"
+                    )
                 }
                 // count(in:) has its own path only for a lone phrase; otherwise it counts these ids.
                 guard case .phrase = parsed.root else { return (expected, nil) }

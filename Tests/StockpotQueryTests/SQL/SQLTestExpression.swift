@@ -44,26 +44,28 @@ indirect enum SQLTestExpression {
         case .plus(let operand): return "(+\(operand.sql(&parameters)))"
         case .not(let operand): return "(NOT \(operand.sql(&parameters)))"
         case .arithmetic(let op, let lhs, let rhs):
-            let symbol = switch op {
-            case .add: "+"
-            case .subtract: "-"
-            case .multiply: "*"
-            case .divide: "/"
-            case .remainder: "%"
-            }
+            let symbol =
+                switch op {
+                case .add: "+"
+                case .subtract: "-"
+                case .multiply: "*"
+                case .divide: "/"
+                case .remainder: "%"
+                }
             return "(\(lhs.sql(&parameters)) \(symbol) \(rhs.sql(&parameters)))"
         case .concatenate(let lhs, let rhs): return "(\(lhs.sql(&parameters)) || \(rhs.sql(&parameters)))"
         case .compare(let op, let lhs, let rhs):
-            let symbol = switch op {
-            case .equal: "="
-            case .notEqual: "<>"
-            case .less: "<"
-            case .lessOrEqual: "<="
-            case .greater: ">"
-            case .greaterOrEqual: ">="
-            case .is: "IS"
-            case .isNot: "IS NOT"
-            }
+            let symbol =
+                switch op {
+                case .equal: "="
+                case .notEqual: "<>"
+                case .less: "<"
+                case .lessOrEqual: "<="
+                case .greater: ">"
+                case .greaterOrEqual: ">="
+                case .is: "IS"
+                case .isNot: "IS NOT"
+                }
             return "(\(lhs.sql(&parameters)) \(symbol) \(rhs.sql(&parameters)))"
         case .and(let lhs, let rhs): return "(\(lhs.sql(&parameters)) AND \(rhs.sql(&parameters)))"
         case .or(let lhs, let rhs): return "(\(lhs.sql(&parameters)) OR \(rhs.sql(&parameters)))"

@@ -130,7 +130,8 @@ struct SQLTestValues {
                 let escapes = top ? ["\\", "!", "a", "%", "é", "xy", ""] : ["\\", "!", "a", "%", "é"]
                 escape = chance(8) && top ? .parameter(value()) : .parameter(chance(8) ? .null : .text(pick(escapes)))
             }
-            let pattern: SQLTestExpression = chance(2) ? leaf() : .parameter(.text(pick(["%", "a%", "%1%", "_", "1_", "%é%", "A%", "\\%%", "!_%", "%!", "12%", "%.5", "ab"])))
+            let pattern: SQLTestExpression =
+                chance(2) ? leaf() : .parameter(.text(pick(["%", "a%", "%1%", "_", "1_", "%é%", "A%", "\\%%", "!_%", "%!", "12%", "%.5", "ab"])))
             return .like(leaf(), pattern, escape: escape, negated: chance(3))
         case 12:
             let whens = (0..<(1 + random.below(3))).map { _ in (leaf(), expression(depth: d)) }

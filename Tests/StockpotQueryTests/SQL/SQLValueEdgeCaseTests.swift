@@ -196,7 +196,10 @@ import Testing
     }
 
     @Test func orderingAndDistinctEquality() {
-        let ordered: [V] = [.null, .real(-1e300), .integer(.min), .integer(-1), .real(-0.5), .integer(0), .real(0.5), .integer(1), .real(1e300), .text(""), .text("A"), .text("a"), .text("é")]
+        let ordered: [V] = [
+            .null, .real(-1e300), .integer(.min), .integer(-1), .real(-0.5), .integer(0), .real(0.5), .integer(1), .real(1e300), .text(""),
+            .text("A"), .text("a"), .text("é"),
+        ]
         for (i, a) in ordered.enumerated() {
             for (j, b) in ordered.enumerated() {
                 #expect((V.compare(a, b) < 0) == (i < j) && (V.compare(a, b) == 0) == (i == j), "\(a) vs \(b)")

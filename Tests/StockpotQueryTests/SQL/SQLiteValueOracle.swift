@@ -4,7 +4,7 @@
 
 import CSQLite
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 @testable import StockpotQuery
 
@@ -109,5 +109,3 @@ final class SQLiteValueOracle {
         }
     }
 }
-
-

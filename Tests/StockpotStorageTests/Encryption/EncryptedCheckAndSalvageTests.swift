@@ -50,8 +50,9 @@ import StockpotTestSupport
         #expect(salvage.losses.contains { $0.file.hasSuffix(name) && $0.offset == second })
 
         #expect(thrownStorageError { _ = try EngineSalvager.salvage(directory: directory) }?.code == .keyRequired)
-        #expect(thrownStorageError {
-            _ = try EngineFileCheck.check(directory: directory, encryption: .key(Array(repeating: 1, count: 32)))
-        }?.code == .wrongKey)
+        #expect(
+            thrownStorageError {
+                _ = try EngineFileCheck.check(directory: directory, encryption: .key(Array(repeating: 1, count: 32)))
+            }?.code == .wrongKey)
     }
 }

@@ -105,7 +105,8 @@ func sealedNonces(_ fileSystem: MemoryFileSystem) throws -> [(nonce: [UInt8], pl
             while let length = bytes.withUnsafeBytes({ $0.getUInt32LE(at: offset) }).map({ Int($0) }), length != 0,
                 offset + 4 + length <= bytes.count
             {
-                found.append((Array(bytes[offset + 4..<offset + 28]), "\(name)@\(offset)", Checksum.xxh3(Array(bytes[offset + 28..<offset + 4 + length]))))
+                found.append(
+                    (Array(bytes[offset + 4..<offset + 28]), "\(name)@\(offset)", Checksum.xxh3(Array(bytes[offset + 28..<offset + 4 + length]))))
                 offset += 4 + length
             }
         } else if bytes.count >= FileCipher.envelopeHeaderSize, bytes.prefix(8).elementsEqual(FileCipher.envelopeMagic) {

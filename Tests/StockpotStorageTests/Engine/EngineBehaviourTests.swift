@@ -23,7 +23,9 @@ import StockpotTestSupport
                     do {
                         let values = try keys.map { try view.value(for: $0) }
                         if Set(values).count != 1 {
-                            problems.add("reader \(reader) saw a half-applied batch: \(values.map { $0.map { String(decoding: $0, as: UTF8.self) } ?? "nil" })")
+                            problems.add(
+                                "reader \(reader) saw a half-applied batch: \(values.map { $0.map { String(decoding: $0, as: UTF8.self) } ?? "nil" })"
+                            )
                         }
                     } catch {
                         problems.add("reader \(reader): \(error)")

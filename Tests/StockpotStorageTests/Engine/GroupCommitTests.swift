@@ -6,7 +6,7 @@
 // figure: a test of it would depend on scheduling under load.)
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Dispatch
 import class Foundation.Thread

@@ -2,7 +2,7 @@
 // `warmMappings` is off: a thread reading every page of every mapping takes no page faults
 // once warmed (the page cache holds the files, which were just written).
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import Testing

@@ -84,9 +84,11 @@ import StockpotTestSupport
         let offsets = recordOffsets(original)
         for cut in offsets[max(0, offsets.count - 3)]..<original.count {
             try fileSystem.setFileContents(path, Array(original[..<cut]))
-            #expect("cut at \(cut)", performing: { try reopen(fileSystem, rollBytes: 2048, encrypted: encrypted) }, throws: { error in
-                (error as? StorageError)?.code == .corruption
-            })
+            #expect(
+                "cut at \(cut)", performing: { try reopen(fileSystem, rollBytes: 2048, encrypted: encrypted) },
+                throws: { error in
+                    (error as? StorageError)?.code == .corruption
+                })
         }
         try fileSystem.setFileContents(path, original)
         try reopen(fileSystem, rollBytes: 2048, encrypted: encrypted).close()

@@ -1,7 +1,7 @@
 // Pins the fault-injecting wrapper: it counts every I/O call, fails exactly the Nth (once or
 // from then on) with the chosen errno, and a short write leaves exactly half the bytes.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import StockpotStorage
 import Testing

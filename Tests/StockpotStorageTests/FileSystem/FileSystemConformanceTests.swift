@@ -1,7 +1,7 @@
 // The behaviour every FileSystem must share, run against the real (in a temporary directory)
 // and the in-memory implementation: bytes, sizes, names, errors with their errno, and locks.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import StockpotStorage
 import Testing

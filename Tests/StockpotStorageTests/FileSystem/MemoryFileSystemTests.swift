@@ -1,7 +1,7 @@
 // Pins the in-memory file system's power-loss model: only fsynced bytes and dir-fsynced names
 // survive; plus its test controls, path spellings and thread safety.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Dispatch
 import StockpotStorage
@@ -231,8 +231,9 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             let bytes = [UInt8](repeating: UInt8(writer + 1), count: chunk)
             for piece in 0..<10 {
-                try? handle.write(Array(bytes[(piece * 100)..<(piece * 100 + 100)]),
-                                  at: writer * chunk + piece * 100)
+                try? handle.write(
+                    Array(bytes[(piece * 100)..<(piece * 100 + 100)]),
+                    at: writer * chunk + piece * 100)
             }
         }
         let expected = (0..<writers).flatMap { [UInt8](repeating: UInt8($0 + 1), count: chunk) }

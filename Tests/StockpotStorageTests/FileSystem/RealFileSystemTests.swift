@@ -1,7 +1,7 @@
 // Pins what only the POSIX file system can show: flock conflicts between two opens in one
 // process, O_CLOEXEC descriptors, bytes reaching the disk, and errors naming path and errno.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import StockpotStorage
 import Testing
@@ -102,9 +102,10 @@ import Testing
     @Test func errorsNameTheOperationPathAndErrno() throws {
         try withScratchDirectory(.real) { fixture in
             let path = fixture.path("missing")
-            let error = try #require(thrownStorageError {
-                _ = try fixture.fileSystem.openFile(path, mode: .readWrite)
-            })
+            let error = try #require(
+                thrownStorageError {
+                    _ = try fixture.fileSystem.openFile(path, mode: .readWrite)
+                })
             #expect(error.code == .notFound)
             #expect(error.file == path)
             #expect(error.errno == ENOENT)

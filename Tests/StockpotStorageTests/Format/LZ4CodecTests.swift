@@ -18,7 +18,8 @@ import StockpotTestSupport
             text += #""Name":"\#(word().uppercased()) \#(word().uppercased()) Inc.","#
             text += #""Industry":"\#(industries[index % industries.count])","#
             text += #""AnnualRevenue":\#(Int.random(in: 1000...99_999_999, using: &random)),"#
-            text += #""BillingAddress":{"Street":"\#(Int.random(in: 1...999, using: &random)) \#(word()) street","City":"\#(word())ville","Country":"US"},"#
+            text +=
+                #""BillingAddress":{"Street":"\#(Int.random(in: 1...999, using: &random)) \#(word()) street","City":"\#(word())ville","Country":"US"},"#
             text += #""Description":""#
             while text.utf8.count < 980 { text += word() + " " }
             text += #"","IsDeleted":false}"#

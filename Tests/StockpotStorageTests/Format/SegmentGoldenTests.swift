@@ -41,12 +41,13 @@ import Testing
     static let identity = HintGoldenTests.identity
 
     @Test func headerOfSegmentSevenHasTheDocumentedBytes() throws {
-        let layout: [UInt8] = [
-            0x53, 0x54, 0x4B, 0x50, 0x53, 0x45, 0x47, 0x00,  // "STKPSEG\0"
-            0x02, 0x00, 0x00, 0x00,  // version 2
-            0x00, 0x00, 0x00, 0x00,  // flags
-            0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // file number 7
-        ] + Array(0..<16 as Range<UInt8>)  // store identity
+        let layout: [UInt8] =
+            [
+                0x53, 0x54, 0x4B, 0x50, 0x53, 0x45, 0x47, 0x00,  // "STKPSEG\0"
+                0x02, 0x00, 0x00, 0x00,  // version 2
+                0x00, 0x00, 0x00, 0x00,  // flags
+                0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // file number 7
+            ] + Array(0..<16 as Range<UInt8>)  // store identity
         let header = SegmentFormat.header(fileNumber: 7, identity: Self.identity)
         #expect(header == layout + FormatTestBytes.checksumBytes(layout))
         #expect(header.count == SegmentFormat.headerSize)

@@ -29,9 +29,11 @@ final class SyncFixture: @unchecked Sendable {  // used by one test; stores are 
     func device(_ name: String, soup: String = SyncFixture.soup) throws -> Store {
         let store = try Store.open(directory: directory.file(name))
         if !store.soupExists(soup) {
-            try store.registerSoup(soup, indexSpecs: [
-                IndexSpec(path: "Id", type: .string, default: .newID), IndexSpec(path: "name", type: .string),
-            ])
+            try store.registerSoup(
+                soup,
+                indexSpecs: [
+                    IndexSpec(path: "Id", type: .string, default: .newID), IndexSpec(path: "name", type: .string),
+                ])
         }
         return store
     }

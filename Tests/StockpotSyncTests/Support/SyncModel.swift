@@ -18,7 +18,8 @@ struct SyncModel {
     init(_ fixture: SyncFixture) throws {
         self.fixture = fixture
         let table = "stockpot." + SQLText.identifier(ServerSchema.tableName(forSoup: DeviceWorkload.soup))
-        try fixture.connect().execute("""
+        try fixture.connect().execute(
+            """
             CREATE TABLE audit (id bigserial, key text, v bigint, deleted boolean, device text, version bigint);
             CREATE FUNCTION audit_row() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -88,7 +89,8 @@ struct SyncModel {
     /// left), then each syncs down; their events are appended.
     static func settle(_ stores: [Store], server: String, events: inout [[WorkloadEvent]]) async throws {
         for (index, store) in stores.enumerated() {
-            let workload = DeviceWorkload(storePath: "", server: server, device: index, seed: 0, rounds: 0, writesPerRound: 0, keys: [], policy: "serverWins")
+            let workload = DeviceWorkload(
+                storePath: "", server: server, device: index, seed: 0, rounds: 0, writesPerRound: 0, keys: [], policy: "serverWins")
             let collected = EventLog()
             try await workload.syncUp(store, StoreSync(store: store, server: server), policy: .serverWins) { collected.append($0) }
             events[index] += collected.events

@@ -106,7 +106,8 @@ import Testing
                         Issue.record("\(context): change \(change.sequence) has no expected sequence")
                         continue
                     }
-                    #expect(UInt64(expected) == change.sequence, "\(context): entry \(change.entryID ?? 0) expected \(expected), got \(change.sequence)")
+                    #expect(
+                        UInt64(expected) == change.sequence, "\(context): entry \(change.entryID ?? 0) expected \(expected), got \(change.sequence)")
                 }
             }
             position = page.lastSequence

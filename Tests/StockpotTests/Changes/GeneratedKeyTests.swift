@@ -105,10 +105,11 @@ import Testing
             _ = try store.upsert([["_soupEntryId": 2, "key": .string(generated), "n": 20]], into: "s")
             _ = try store.upsert([["key": .string(other), "n": 30]], into: "s", externalIdPath: "key")
             let documents = try store.retrieve([1, 2, 3], from: "s")
-            #expect(documents.map { document -> JSONValue? in
-                guard case .object(let object) = document else { return nil }
-                return object["key"]
-            } == ["mine", .string(generated), .string(other)])
+            #expect(
+                documents.map { document -> JSONValue? in
+                    guard case .object(let object) = document else { return nil }
+                    return object["key"]
+                } == ["mine", .string(generated), .string(other)])
             #expect(try store.view().count(of: "s") == 3)
         }
     }

@@ -3,6 +3,10 @@
 // replaced), so an example that stops compiling, or an article edited away from this file,
 // fails.
 
+// The examples below are the documentation's lines as written, which the documents format
+// for reading, not as swift-format would:
+// swift-format-ignore-file
+
 import Foundation
 import Stockpot
 import StockpotTestSupport

@@ -2,6 +2,10 @@
 // here line for line (with the placeholder paths and key replaced as `substitutions` says),
 // so an example that stops compiling, or a README edited away from this file, fails.
 
+// The examples below are the documentation's lines as written, which the documents format
+// for reading, not as swift-format would:
+// swift-format-ignore-file
+
 import Foundation
 import Stockpot
 import StockpotTestSupport

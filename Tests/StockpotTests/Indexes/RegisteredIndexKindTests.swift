@@ -118,7 +118,9 @@ import Testing
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }
-            #expect(errorCode { try store.registerSoup("a", indexSpecs: [IndexSpec(path: "x", type: .string, kind: "no_such_kind")]) } == .unknownIndexKind)
+            #expect(
+                errorCode { try store.registerSoup("a", indexSpecs: [IndexSpec(path: "x", type: .string, kind: "no_such_kind")]) }
+                    == .unknownIndexKind)
             #expect(
                 errorCode { try store.registerSoup("b", indexSpecs: [IndexSpec(path: "x", type: .fullText, kind: DistinctValuesIndex.kindName)]) }
                     == .invalidIndexSpec)

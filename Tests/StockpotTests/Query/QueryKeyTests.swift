@@ -23,12 +23,15 @@ import StockpotTestSupport
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }
-            try store.registerSoup("s", indexSpecs: [
-                IndexSpec(path: "i", type: .integer), IndexSpec(path: "s", type: .string), IndexSpec(path: "j", type: .json1),
-            ])
-            try store.upsert([
-                ["i": 10, "s": 10, "j": 10], ["i": "10", "s": "10", "j": "10"], ["i": 10.7, "s": 2.5, "j": true], ["i": nil, "s": nil, "j": nil],
-            ], into: "s")
+            try store.registerSoup(
+                "s",
+                indexSpecs: [
+                    IndexSpec(path: "i", type: .integer), IndexSpec(path: "s", type: .string), IndexSpec(path: "j", type: .json1),
+                ])
+            try store.upsert(
+                [
+                    ["i": 10, "s": 10, "j": 10], ["i": "10", "s": "10", "j": "10"], ["i": 10.7, "s": 2.5, "j": true], ["i": nil, "s": nil, "j": nil],
+                ], into: "s")
             #expect(try ids(store, exact("i", "10")) == [1, 3])  // 10.7 truncates to 10; the string "10" is null
             #expect(try ids(store, exact("i", " 10 ")) == [1, 3])
             #expect(try ids(store, exact("i", 10.0)) == [1, 3])

@@ -55,7 +55,9 @@ import StockpotTestSupport
     func substringLikePagesWalkTheIndexInOrder(order: QuerySpec.Order) throws {
         try Self.withNames { (store: Store) throws in
             let expected = Self.names.filter { $0.lowercased().contains("e 1") }
-                .sorted { order == .ascending ? Array($0.utf8).lexicographicallyPrecedes($1.utf8) : Array($1.utf8).lexicographicallyPrecedes($0.utf8) }
+                .sorted {
+                    order == .ascending ? Array($0.utf8).lexicographicallyPrecedes($1.utf8) : Array($1.utf8).lexicographicallyPrecedes($0.utf8)
+                }
             var seen: [String] = []
             for index in 0..<8 {
                 let page = try store.query(Self.like("%E 1%", order: order, pageSize: 7), in: "s", page: index)

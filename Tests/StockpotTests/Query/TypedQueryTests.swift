@@ -93,14 +93,42 @@ import Testing
 
     static let pinned: [(Query, QuerySpec)] = [
         (.all.pageSize(5), handSpec(.all) { $0.pageSize = 5 }),
-        (.exact("Status", "open").ordered(by: "n", .descending),
-         handSpec(.exact) { $0.indexPath = "Status"; $0.matchKey = "open"; $0.orderPath = "n"; $0.order = .descending }),
-        (.range("n", from: 3, through: 9).selecting(["Name", "n"]),
-         handSpec(.range) { $0.indexPath = "n"; $0.beginKey = 3; $0.endKey = 9; $0.selectPaths = ["Name", "n"] }),
-        (.range("n", through: 4), handSpec(.range) { $0.indexPath = "n"; $0.endKey = 4 }),
-        (.like("Name", "a%").pageSize(50), handSpec(.like) { $0.indexPath = "Name"; $0.likeKey = "a%"; $0.pageSize = 50 }),
-        (.match("acme", in: "Notes"), handSpec(.match) { $0.indexPath = "Notes"; $0.matchKey = "acme" }),
-        (.match("bolt OR air").ordered(by: "Name"), handSpec(.match) { $0.matchKey = "bolt OR air"; $0.orderPath = "Name" }),
+        (
+            .exact("Status", "open").ordered(by: "n", .descending),
+            handSpec(.exact) {
+                $0.indexPath = "Status"; $0.matchKey = "open"; $0.orderPath = "n"; $0.order = .descending
+            }
+        ),
+        (
+            .range("n", from: 3, through: 9).selecting(["Name", "n"]),
+            handSpec(.range) {
+                $0.indexPath = "n"; $0.beginKey = 3; $0.endKey = 9; $0.selectPaths = ["Name", "n"]
+            }
+        ),
+        (
+            .range("n", through: 4),
+            handSpec(.range) {
+                $0.indexPath = "n"; $0.endKey = 4
+            }
+        ),
+        (
+            .like("Name", "a%").pageSize(50),
+            handSpec(.like) {
+                $0.indexPath = "Name"; $0.likeKey = "a%"; $0.pageSize = 50
+            }
+        ),
+        (
+            .match("acme", in: "Notes"),
+            handSpec(.match) {
+                $0.indexPath = "Notes"; $0.matchKey = "acme"
+            }
+        ),
+        (
+            .match("bolt OR air").ordered(by: "Name"),
+            handSpec(.match) {
+                $0.matchKey = "bolt OR air"; $0.orderPath = "Name"
+            }
+        ),
     ]
 
     /// Each typed query is the spec written by hand, and returns its rows.

@@ -69,7 +69,8 @@ import StockpotTestSupport
     @Test func groupingAndDistinctPastTheMemoryBudgetStop() throws {
         try Self.withJoinSoups(count: 100) { (store: Store) throws in
             let small = QueryBudget(memoryBytes: 32 << 10)
-            #expect(errorCode { _ = try Self.rows(store, "SELECT {a:k}, {b:k}, count(*) FROM {a}, {b} GROUP BY 1, 2", budget: small) } == .resourceLimit)
+            #expect(
+                errorCode { _ = try Self.rows(store, "SELECT {a:k}, {b:k}, count(*) FROM {a}, {b} GROUP BY 1, 2", budget: small) } == .resourceLimit)
             #expect(errorCode { _ = try store.smartCount("SELECT DISTINCT {a:k}, {b:k} FROM {a}, {b}", budget: small) } == .resourceLimit)
             // Within the default budget both answer.
             #expect(try store.smartCount("SELECT DISTINCT {a:k}, {b:k} FROM {a}, {b}") == 10_000)
@@ -117,9 +118,13 @@ import StockpotTestSupport
             // SQLite 3.40: the ELSE that would overflow is never evaluated while a WHEN holds.
             let overflow = "abs(-9223372036854775807 - 1)"
             #expect(try Self.rows(store, "SELECT CASE WHEN {a:k} > 0 THEN {a:k} ELSE \(overflow) END FROM {a} ORDER BY 1") == [[1], [2], [3]])
-            #expect(try Self.rows(store, "SELECT CASE {a:k} WHEN {a:k} THEN 'same' WHEN \(overflow) THEN 'no' END FROM {a}") == [["same"], ["same"], ["same"]])
+            #expect(
+                try Self.rows(store, "SELECT CASE {a:k} WHEN {a:k} THEN 'same' WHEN \(overflow) THEN 'no' END FROM {a}") == [
+                    ["same"], ["same"], ["same"],
+                ])
             // A WHEN reached is evaluated, and fails as in SQLite.
-            #expect(errorCode { _ = try Self.rows(store, "SELECT CASE {a:k} WHEN 1 THEN 'a' WHEN \(overflow) THEN 'b' END FROM {a}") } == .invalidQuery)
+            #expect(
+                errorCode { _ = try Self.rows(store, "SELECT CASE {a:k} WHEN 1 THEN 'a' WHEN \(overflow) THEN 'b' END FROM {a}") } == .invalidQuery)
         }
     }
 

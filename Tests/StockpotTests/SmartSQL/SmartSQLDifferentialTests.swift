@@ -51,13 +51,17 @@ import StockpotTestSupport
                 switch testCase.expectedRows(oracle) {
                 case .success(let rows): expected = rows
                 case .failure(let error):
-                    Issue.record("generator bug: SQLite rejects seed \(seed) query \(number): \(error.message)\n  \(testCase.sqliteText)\n  stockpot: \(testCase.stockpotText)")
+                    Issue.record(
+                        "generator bug: SQLite rejects seed \(seed) query \(number): \(error.message)\n  \(testCase.sqliteText)\n  stockpot: \(testCase.stockpotText)"
+                    )
                     return
                 }
                 let difference = Self.difference(testCase, expected: expected, view: view, paging: &paging, number: number)
                 if let difference {
-                    Issue.record(Comment(rawValue: SmartSQLComparison.report(
-                        difference.title, seed: seed, number: number, testCase, expected: expected, actual: difference.actual)))
+                    Issue.record(
+                        Comment(
+                            rawValue: SmartSQLComparison.report(
+                                difference.title, seed: seed, number: number, testCase, expected: expected, actual: difference.actual)))
                     differences += 1
                     if differences >= Self.maximumDifferences {
                         Issue.record("seed \(seed): stopped after \(differences) differences")

@@ -30,7 +30,11 @@ struct FunctionInputs {
 
     mutating func real() -> Double {
         switch below(10) {
-        case 0: return pick([0.0, -0.0, 1e300, -1e300, 1e-300, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 0.1, 0.5, 2.5, -2.5, 1e15, 1e16, 123456789.123456789])
+        case 0:
+            return pick([
+                0.0, -0.0, 1e300, -1e300, 1e-300, Double.leastNonzeroMagnitude, 1.7976931348623157e308, 0.1, 0.5, 2.5, -2.5, 1e15, 1e16,
+                123456789.123456789,
+            ])
         case 1: return Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF) * (chance(50) ? 1 : -1)
         case 2: return Double(below(2_000_000)) / 1000 - 1000
         case 3: return Double(below(100)) + 0.5
@@ -124,10 +128,17 @@ struct FunctionInputs {
     /// a Julian day or unix time as a number or text, or NULL.
     mutating func timeValue() -> SQLArgument {
         switch below(12) {
-        case 0: return chance(90) ? .real(Double(below(5_373_485_000)) / 1000) : pick([.real(1e308), .real(-1e308), .integer(.max), .integer(.min), .real(5_373_484.5), .real(-0.0)])
+        case 0:
+            return chance(90)
+                ? .real(Double(below(5_373_485_000)) / 1000)
+                : pick([.real(1e308), .real(-1e308), .integer(.max), .integer(.min), .real(5_373_484.5), .real(-0.0)])
         case 1: return .integer(Int64(below(4_000_000_000)) - 1_000_000_000)
         case 2: return .real(Double(below(2_000_000)) + pick([0, 0.25, 0.5, 0.999]))
-        case 3: return pick([.null, .text("now!"), .text("2020-01-01 12:00:00." + String(repeating: "9", count: 400)), .text(""), .text("2020-13-01"), .text("2020-1-1"), .text(" 2020-01-01"), .text("12:60"), .text("abc"), .text("2459000.5"), .text("1e3")])
+        case 3:
+            return pick([
+                .null, .text("now!"), .text("2020-01-01 12:00:00." + String(repeating: "9", count: 400)), .text(""), .text("2020-13-01"),
+                .text("2020-1-1"), .text(" 2020-01-01"), .text("12:60"), .text("abc"), .text("2459000.5"), .text("1e3"),
+            ])
         default:
             var text = ""
             if below(5) > 0 {
@@ -148,7 +159,8 @@ struct FunctionInputs {
     }
 
     mutating func modifier() -> String {
-        let amount = chance(90)
+        let amount =
+            chance(90)
             ? pick(["1", "-1", "+2", "10", "-400", "1.5", "-0.25", "+100000", "1e2", "0"])
             : pick(["1e308", "-1e999", "9223372036854775807", "176545.5", "-14712.9", "5373484", "464269060799", "1e-320"])
         switch below(14) {
@@ -185,8 +197,10 @@ struct FunctionInputs {
             return "\"" + pick(["", "a", "abc", "é", "日本", "x y", "12", "$", "a\\\"b", "\\u00e9", "\\n", "\\/", "\\\\", "\\ud83d\\ude42"]) + "\""
         case 5: return String(below(100))
         case 6:
-            return pick(["1.50", "1E5", "-0", "0.0", "1e-7", "-2.5e+3", "123456789012345678901234", "-9223372036854775808",
-                         "9223372036854775808", "9223372036854775807", "0.1e1", "1e308"])
+            return pick([
+                "1.50", "1E5", "-0", "0.0", "1e-7", "-2.5e+3", "123456789012345678901234", "-9223372036854775808",
+                "9223372036854775808", "9223372036854775807", "0.1e1", "1e308",
+            ])
         case 7, 8:
             let elements = (0..<below(5)).map { _ in jsonText(depth: depth - 1) }
             return "[" + space + elements.joined(separator: "," + space) + space + "]"

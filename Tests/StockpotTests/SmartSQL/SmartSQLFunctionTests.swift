@@ -148,10 +148,14 @@ import StockpotTestSupport
                 if inputs.chance(70) { arguments.append(inputs.chance(70) ? .integer(Int64(inputs.below(13)) - 6) : inputs.value()) }
                 return Call(inputs.chance(20) ? "substring" : "substr", arguments)
             case 2: return Call("instr", [inputs.value(), inputs.chance(60) ? .text(inputs.pick(["a", "b", "", "é", "1", "bc"])) : inputs.value()])
-            case 3: return Call("replace", [inputs.value(), inputs.chance(60) ? .text(inputs.pick(["a", "1", "é", "ab", " "])) : inputs.value(), inputs.value()])
+            case 3:
+                return Call(
+                    "replace", [inputs.value(), inputs.chance(60) ? .text(inputs.pick(["a", "1", "é", "ab", " "])) : inputs.value(), inputs.value()])
             default:
                 var arguments = [inputs.value()]
-                if inputs.chance(60) { arguments.append(inputs.chance(70) ? .text(inputs.pick([" ", "a", "ab", "é", " x", "1", ""])) : inputs.value()) }
+                if inputs.chance(60) {
+                    arguments.append(inputs.chance(70) ? .text(inputs.pick([" ", "a", "ab", "é", " x", "1", ""])) : inputs.value())
+                }
                 return Call(inputs.pick(["trim", "ltrim", "rtrim"]), arguments)
             }
         }
@@ -226,7 +230,9 @@ import StockpotTestSupport
                 return
             }
             let row = try SmartSQLFixture.rows(
-                store, "SELECT unixepoch('now'), unixepoch(), strftime('%s'), date('now') = date(unixepoch('now'), 'unixepoch'), typeof(julianday('NOW'))")[0]
+                store,
+                "SELECT unixepoch('now'), unixepoch(), strftime('%s'), date('now') = date(unixepoch('now'), 'unixepoch'), typeof(julianday('NOW'))")[
+                    0]
             let seconds = try #require(row[0].integerValue)
             let withoutArguments = try #require(row[1].integerValue)
             let formatted = try #require(row[2].stringValue.flatMap { Int64($0) })
@@ -245,11 +251,14 @@ import StockpotTestSupport
             let store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }
             let oracle = SQLiteOracle()
-            for call in ["load_extension('x')", "randomblob(4)", "zeroblob(4)", "quote(1)", "random()", "sqlite_version()",
-                         "json_valid('1')", "row_number()", "soundex('a')", "like('a', 'a')", "glob('a', 'a')"] {
+            for call in [
+                "load_extension('x')", "randomblob(4)", "zeroblob(4)", "quote(1)", "random()", "sqlite_version()",
+                "json_valid('1')", "row_number()", "soundex('a')", "like('a', 'a')", "glob('a', 'a')",
+            ] {
                 let name = String(call.prefix { $0 != "(" })
-                #expect((try? oracle.query("SELECT typeof(\(call))").get()) != nil || name == "row_number" || name == "load_extension",
-                        "SQLite 3.40 has \(name)")
+                #expect(
+                    (try? oracle.query("SELECT typeof(\(call))").get()) != nil || name == "row_number" || name == "load_extension",
+                    "SQLite 3.40 has \(name)")
                 do {
                     _ = try SmartSQLFixture.rows(store, "SELECT \(call)")
                     Issue.record("\(call) was accepted")

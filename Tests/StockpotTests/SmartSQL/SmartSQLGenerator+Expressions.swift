@@ -340,7 +340,8 @@ extension SmartSQLGenerator {
         case ..<92:
             return pick([
                 .function("coalesce", [aggregateCall(scope), .text("none")], distinct: false, star: false),
-                .function("round", [.function("avg", [aggregateArgument(scope)], distinct: false, star: false), .integer(2)], distinct: false, star: false),
+                .function(
+                    "round", [.function("avg", [aggregateArgument(scope)], distinct: false, star: false), .integer(2)], distinct: false, star: false),
                 .function("ifnull", [aggregateCall(scope), .integer(-1)], distinct: false, star: false),
             ])
         default:

@@ -43,27 +43,35 @@ import StockpotTestSupport
     ]
 
     static let cases: [Case] = [
-        Case(from: "SELECT {o:a}, {i:b} FROM {o}, {i}", conditions: "{o:k} = 2 AND {i:k} = {o:k}",
-             sqlite: "SELECT TABLE_1_1, TABLE_2_2 FROM TABLE_1, TABLE_2 WHERE TABLE_1_0 = 2 AND TABLE_2_0 = TABLE_1_0"),
-        Case(from: "SELECT {o:_soupEntryId}, {i:_soupEntryId}, {i:k}, {o:k} FROM {o} JOIN {i} ON {i:k} = {o:k}",
-             conditions: "{o:k} BETWEEN 1 AND 4",
-             sqlite: "SELECT TABLE_1.id, TABLE_2.id, TABLE_2_0, TABLE_1_0 FROM TABLE_1 JOIN TABLE_2 ON TABLE_2_0 = TABLE_1_0"
+        Case(
+            from: "SELECT {o:a}, {i:b} FROM {o}, {i}", conditions: "{o:k} = 2 AND {i:k} = {o:k}",
+            sqlite: "SELECT TABLE_1_1, TABLE_2_2 FROM TABLE_1, TABLE_2 WHERE TABLE_1_0 = 2 AND TABLE_2_0 = TABLE_1_0"),
+        Case(
+            from: "SELECT {o:_soupEntryId}, {i:_soupEntryId}, {i:k}, {o:k} FROM {o} JOIN {i} ON {i:k} = {o:k}",
+            conditions: "{o:k} BETWEEN 1 AND 4",
+            sqlite: "SELECT TABLE_1.id, TABLE_2.id, TABLE_2_0, TABLE_1_0 FROM TABLE_1 JOIN TABLE_2 ON TABLE_2_0 = TABLE_1_0"
                 + " WHERE TABLE_1_0 BETWEEN 1 AND 4"),
-        Case(from: "SELECT {o:a}, {i:a}, {i:t} FROM {o}, {i}", conditions: "{i:a} = {o:a}",
-             sqlite: "SELECT TABLE_1_1, TABLE_2_1, json_extract(TABLE_2.soup, '$.t') FROM TABLE_1, TABLE_2 WHERE TABLE_2_1 = TABLE_1_1"),
-        Case(from: "SELECT {i:b}, {o:k}, {o:b} FROM {o}, {i}", conditions: "{o:b} > 0.2 AND {i:b} = {o:k}",
-             sqlite: "SELECT TABLE_2_2, TABLE_1_0, TABLE_1_2 FROM TABLE_1, TABLE_2 WHERE TABLE_1_2 > 0.2 AND TABLE_2_2 = TABLE_1_0"),
-        Case(from: "SELECT {o:t}, {i:t}, {i:k} FROM {o}, {i}", conditions: "{i:t} = {o:t}",
-             sqlite: "SELECT json_extract(TABLE_1.soup, '$.t'), json_extract(TABLE_2.soup, '$.t'), TABLE_2_0 FROM TABLE_1, TABLE_2"
+        Case(
+            from: "SELECT {o:a}, {i:a}, {i:t} FROM {o}, {i}", conditions: "{i:a} = {o:a}",
+            sqlite: "SELECT TABLE_1_1, TABLE_2_1, json_extract(TABLE_2.soup, '$.t') FROM TABLE_1, TABLE_2 WHERE TABLE_2_1 = TABLE_1_1"),
+        Case(
+            from: "SELECT {i:b}, {o:k}, {o:b} FROM {o}, {i}", conditions: "{o:b} > 0.2 AND {i:b} = {o:k}",
+            sqlite: "SELECT TABLE_2_2, TABLE_1_0, TABLE_1_2 FROM TABLE_1, TABLE_2 WHERE TABLE_1_2 > 0.2 AND TABLE_2_2 = TABLE_1_0"),
+        Case(
+            from: "SELECT {o:t}, {i:t}, {i:k} FROM {o}, {i}", conditions: "{i:t} = {o:t}",
+            sqlite: "SELECT json_extract(TABLE_1.soup, '$.t'), json_extract(TABLE_2.soup, '$.t'), TABLE_2_0 FROM TABLE_1, TABLE_2"
                 + " WHERE json_extract(TABLE_2.soup, '$.t') = json_extract(TABLE_1.soup, '$.t')"),
-        Case(from: "SELECT {o:k}, {i:_soupEntryId}, {i:a} FROM {o}, {i}", conditions: "{i:_soupEntryId} = {o:k}",
-             sqlite: "SELECT TABLE_1_0, TABLE_2.id, TABLE_2_1 FROM TABLE_1, TABLE_2 WHERE TABLE_2.id = TABLE_1_0"),
-        Case(from: "SELECT {o:_soupEntryId}, {i:k} FROM {o}, {i}", conditions: "{o:a} = 'abc' AND {i:k} = {o:_soupEntryId}",
-             sqlite: "SELECT TABLE_1.id, TABLE_2_0 FROM TABLE_1, TABLE_2 WHERE TABLE_1_1 = 'abc' AND TABLE_2_0 = TABLE_1.id"),
+        Case(
+            from: "SELECT {o:k}, {i:_soupEntryId}, {i:a} FROM {o}, {i}", conditions: "{i:_soupEntryId} = {o:k}",
+            sqlite: "SELECT TABLE_1_0, TABLE_2.id, TABLE_2_1 FROM TABLE_1, TABLE_2 WHERE TABLE_2.id = TABLE_1_0"),
+        Case(
+            from: "SELECT {o:_soupEntryId}, {i:k} FROM {o}, {i}", conditions: "{o:a} = 'abc' AND {i:k} = {o:_soupEntryId}",
+            sqlite: "SELECT TABLE_1.id, TABLE_2_0 FROM TABLE_1, TABLE_2 WHERE TABLE_1_1 = 'abc' AND TABLE_2_0 = TABLE_1.id"),
         // With LIMIT and OFFSET: the executor's rows only (no order to compare SQLite's with).
         Case(from: "SELECT {o:a}, {i:a} FROM {o}, {i}", conditions: "{i:k} = {o:k}", suffix: " LIMIT 37 OFFSET 11", sqlite: nil),
-        Case(from: "SELECT {o:b}, {i:b} FROM {o}, {i}", conditions: "{o:k} = 3 AND {i:k} = {o:k}", suffix: " LIMIT 0",
-             sqlite: nil),
+        Case(
+            from: "SELECT {o:b}, {i:b} FROM {o}, {i}", conditions: "{o:k} = 3 AND {i:k} = {o:k}", suffix: " LIMIT 0",
+            sqlite: nil),
         Case(from: "SELECT {i:t} FROM {o}, {i}", conditions: "{i:k} = {o:k}", suffix: " LIMIT 5000 OFFSET 3", sqlite: nil),
     ]
 
@@ -98,7 +106,8 @@ import StockpotTestSupport
     static func cacheColumns(_ store: Store) throws {
         for soup in ["o", "i"] {
             for _ in 0..<2 {
-                _ = try SmartSQLFixture.rows(store, "SELECT {\(soup):k}, {\(soup):a}, {\(soup):b}, {\(soup):t} FROM {\(soup)} ORDER BY {\(soup):_soupEntryId}")
+                _ = try SmartSQLFixture.rows(
+                    store, "SELECT {\(soup):k}, {\(soup):a}, {\(soup):b}, {\(soup):t} FROM {\(soup)} ORDER BY {\(soup):_soupEntryId}")
             }
         }
     }
@@ -160,7 +169,9 @@ import StockpotTestSupport
             let sql = "SELECT {o:a}, {i:a} FROM {o}, {i} WHERE {o:k} = ? AND {i:k} = {o:k}"
             for key: JSONValue in [1, 2, "2", 2.5, .null] {
                 var rows: [[JSONValue]] = [], general: [[JSONValue]] = []
-                try store.forEachSmartRow(sql, arguments: [key]) { rows.append($0); return true }
+                try store.forEachSmartRow(sql, arguments: [key]) {
+                    rows.append($0); return true
+                }
                 try store.forEachSmartRow(sql.replacingOccurrences(of: "{o:k} = ?", with: "{o:k} = ? AND 1"), arguments: [key]) {
                     general.append($0)
                     return true

@@ -25,25 +25,34 @@ import StockpotTestSupport
     ]
 
     static let cases: [Case] = [
-        Case(smart: "SELECT {s:a}, {s:k} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 10",
-             sqlite: "SELECT TABLE_1_1, TABLE_1_0 FROM TABLE_1 ORDER BY TABLE_1_1, id LIMIT 10"),
-        Case(smart: "SELECT {s:k}, {s:b}, {s:_soupEntryId} FROM {s} ORDER BY {s:k} DESC, {s:_soupEntryId} DESC LIMIT 25 OFFSET 7",
-             sqlite: "SELECT TABLE_1_0, TABLE_1_2, id FROM TABLE_1 ORDER BY TABLE_1_0 DESC, id DESC LIMIT 25 OFFSET 7"),
-        Case(smart: "SELECT {s:b}, {s:a}, {s:b} FROM {s} ORDER BY {s:b}, {s:_soupEntryId} LIMIT 1000",
-             sqlite: "SELECT TABLE_1_2, TABLE_1_1, TABLE_1_2 FROM TABLE_1 ORDER BY TABLE_1_2, id LIMIT 1000"),
-        Case(smart: "SELECT {s:_soupEntryId}, {s:t}, {s:k} FROM {s} ORDER BY {s:_soupEntryId} DESC LIMIT 5 OFFSET 390",
-             sqlite: "SELECT id, json_extract(soup, '$.t'), TABLE_1_0 FROM TABLE_1 ORDER BY id DESC LIMIT 5 OFFSET 390"),
-        Case(smart: "SELECT {s:t}, {s:a} FROM {s} ORDER BY {s:t}, {s:_soupEntryId} LIMIT 30 OFFSET 3",
-             sqlite: "SELECT json_extract(soup, '$.t'), TABLE_1_1 FROM TABLE_1 ORDER BY json_extract(soup, '$.t'), id LIMIT 30 OFFSET 3"),
-        Case(smart: "SELECT {s:a} FROM {s} ORDER BY {s:k}, {s:_soupEntryId} LIMIT 0",
-             sqlite: "SELECT TABLE_1_1 FROM TABLE_1 ORDER BY TABLE_1_0, id LIMIT 0"),
-        Case(smart: "SELECT {s:a}, {s:k} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 10 OFFSET 5000",
-             sqlite: "SELECT TABLE_1_1, TABLE_1_0 FROM TABLE_1 ORDER BY TABLE_1_1, id LIMIT 10 OFFSET 5000"),
-        Case(smart: "SELECT {s:k}, {s:a} FROM {s} ORDER BY {s:k}, {s:_soupEntryId}",
-             sqlite: "SELECT TABLE_1_0, TABLE_1_1 FROM TABLE_1 ORDER BY TABLE_1_0, id"),
+        Case(
+            smart: "SELECT {s:a}, {s:k} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 10",
+            sqlite: "SELECT TABLE_1_1, TABLE_1_0 FROM TABLE_1 ORDER BY TABLE_1_1, id LIMIT 10"),
+        Case(
+            smart: "SELECT {s:k}, {s:b}, {s:_soupEntryId} FROM {s} ORDER BY {s:k} DESC, {s:_soupEntryId} DESC LIMIT 25 OFFSET 7",
+            sqlite: "SELECT TABLE_1_0, TABLE_1_2, id FROM TABLE_1 ORDER BY TABLE_1_0 DESC, id DESC LIMIT 25 OFFSET 7"),
+        Case(
+            smart: "SELECT {s:b}, {s:a}, {s:b} FROM {s} ORDER BY {s:b}, {s:_soupEntryId} LIMIT 1000",
+            sqlite: "SELECT TABLE_1_2, TABLE_1_1, TABLE_1_2 FROM TABLE_1 ORDER BY TABLE_1_2, id LIMIT 1000"),
+        Case(
+            smart: "SELECT {s:_soupEntryId}, {s:t}, {s:k} FROM {s} ORDER BY {s:_soupEntryId} DESC LIMIT 5 OFFSET 390",
+            sqlite: "SELECT id, json_extract(soup, '$.t'), TABLE_1_0 FROM TABLE_1 ORDER BY id DESC LIMIT 5 OFFSET 390"),
+        Case(
+            smart: "SELECT {s:t}, {s:a} FROM {s} ORDER BY {s:t}, {s:_soupEntryId} LIMIT 30 OFFSET 3",
+            sqlite: "SELECT json_extract(soup, '$.t'), TABLE_1_1 FROM TABLE_1 ORDER BY json_extract(soup, '$.t'), id LIMIT 30 OFFSET 3"),
+        Case(
+            smart: "SELECT {s:a} FROM {s} ORDER BY {s:k}, {s:_soupEntryId} LIMIT 0",
+            sqlite: "SELECT TABLE_1_1 FROM TABLE_1 ORDER BY TABLE_1_0, id LIMIT 0"),
+        Case(
+            smart: "SELECT {s:a}, {s:k} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 10 OFFSET 5000",
+            sqlite: "SELECT TABLE_1_1, TABLE_1_0 FROM TABLE_1 ORDER BY TABLE_1_1, id LIMIT 10 OFFSET 5000"),
+        Case(
+            smart: "SELECT {s:k}, {s:a} FROM {s} ORDER BY {s:k}, {s:_soupEntryId}",
+            sqlite: "SELECT TABLE_1_0, TABLE_1_1 FROM TABLE_1 ORDER BY TABLE_1_0, id"),
         // An unindexed column: the general path.
-        Case(smart: "SELECT {s:a}, {s:u} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 20 OFFSET 2",
-             sqlite: "SELECT TABLE_1_1, json_extract(soup, '$.u') FROM TABLE_1 ORDER BY TABLE_1_1, id LIMIT 20 OFFSET 2"),
+        Case(
+            smart: "SELECT {s:a}, {s:u} FROM {s} ORDER BY {s:a}, {s:_soupEntryId} LIMIT 20 OFFSET 2",
+            sqlite: "SELECT TABLE_1_1, json_extract(soup, '$.u') FROM TABLE_1 ORDER BY TABLE_1_1, id LIMIT 20 OFFSET 2"),
     ]
 
     /// Orders with ties left to the index (entry id within equal keys), compared with the

@@ -12,10 +12,12 @@ import Testing
 @Suite struct SmartSQLPlanTests {
     static func store(_ directory: TemporaryDirectory) throws -> Store {
         let store = try Store.open(directory: directory.path, options: fastOptions())
-        try store.registerSoup("acc", indexSpecs: [
-            IndexSpec(path: "Name", type: .fullText), IndexSpec(path: "Industry", type: .string),
-            IndexSpec(path: "Size", type: .integer), IndexSpec(path: "Id", type: .string),
-        ])
+        try store.registerSoup(
+            "acc",
+            indexSpecs: [
+                IndexSpec(path: "Name", type: .fullText), IndexSpec(path: "Industry", type: .string),
+                IndexSpec(path: "Size", type: .integer), IndexSpec(path: "Id", type: .string),
+            ])
         try store.registerSoup("con", indexSpecs: [IndexSpec(path: "AccountId", type: .string), IndexSpec(path: "Last", type: .string)])
         _ = try store.upsert([["Name": "Acme", "Industry": "Retail", "Size": 5, "Id": "a", "Note": "x"]], into: "acc")
         _ = try store.upsert([["AccountId": "a", "Last": "X"]], into: "con")
@@ -26,27 +28,43 @@ import Testing
         ("SELECT {acc:Name} FROM {acc}", ["SCAN acc"]),
         ("SELECT {acc:Name} FROM {acc} WHERE {acc:Note} = 'x'", ["SEARCH acc USING HASH LOOKUP ON Note (Note=?)"]),
         ("SELECT {acc:Name} FROM {acc} WHERE {acc:Note} > 'x'", ["SCAN acc"]),
-        ("SELECT {acc:Name} FROM {acc} WHERE {acc:Size} > 3 AND {acc:Size} <= 10",
-         ["SEARCH acc USING INDEX ON Size (Size>? AND Size<=?)"]),
-        ("SELECT {acc:Name} FROM {acc} WHERE {acc:Industry} = ? ORDER BY {acc:Name}",
-         ["SEARCH acc USING INDEX ON Industry (Industry=?)", "USE SORT FOR ORDER BY"]),
-        ("SELECT {acc:Name} FROM {acc} WHERE {acc:Size} >= 1 ORDER BY {acc:Size}",
-         ["SEARCH acc USING INDEX ON Size (Size>=?)", "ORDER BY IN INDEX ORDER"]),
+        (
+            "SELECT {acc:Name} FROM {acc} WHERE {acc:Size} > 3 AND {acc:Size} <= 10",
+            ["SEARCH acc USING INDEX ON Size (Size>? AND Size<=?)"]
+        ),
+        (
+            "SELECT {acc:Name} FROM {acc} WHERE {acc:Industry} = ? ORDER BY {acc:Name}",
+            ["SEARCH acc USING INDEX ON Industry (Industry=?)", "USE SORT FOR ORDER BY"]
+        ),
+        (
+            "SELECT {acc:Name} FROM {acc} WHERE {acc:Size} >= 1 ORDER BY {acc:Size}",
+            ["SEARCH acc USING INDEX ON Size (Size>=?)", "ORDER BY IN INDEX ORDER"]
+        ),
         ("SELECT {acc:Name} FROM {acc} ORDER BY {acc:Note} LIMIT 3", ["SCAN acc", "USE TOP-N HEAP FOR ORDER BY"]),
         ("SELECT {acc:Name} FROM {acc} WHERE {acc:Name} MATCH 'acme'", ["SEARCH acc USING FULL-TEXT INDEX (Name MATCH ?)"]),
         ("SELECT {acc:Name} FROM {acc} WHERE {acc:Note} = ? AND {acc:Size} + 0 = 5", ["SEARCH acc USING HASH LOOKUP ON Note (Note=?)"]),
-        ("SELECT {acc:Industry}, count(*) FROM {acc} GROUP BY {acc:Industry}",
-         ["SCAN acc USING INDEX ON Industry", "GROUP BY IN INDEX ORDER"]),
+        (
+            "SELECT {acc:Industry}, count(*) FROM {acc} GROUP BY {acc:Industry}",
+            ["SCAN acc USING INDEX ON Industry", "GROUP BY IN INDEX ORDER"]
+        ),
         ("SELECT {acc:Note}, count(*) FROM {acc} GROUP BY {acc:Note}", ["SCAN acc", "USE HASH TABLE FOR GROUP BY"]),
         ("SELECT DISTINCT {acc:Note} FROM {acc}", ["SCAN acc", "USE HASH TABLE FOR DISTINCT"]),
-        ("SELECT {acc:Name}, {con:Last} FROM {acc}, {con} WHERE {con:AccountId} = {acc:Id}",
-         ["SCAN acc", "SEARCH con USING INDEX ON AccountId (AccountId=?)"]),
-        ("SELECT {acc:Name} FROM {acc} LEFT JOIN {con} ON {con:AccountId} = {acc:Id}",
-         ["SCAN acc", "SEARCH con USING INDEX ON AccountId (AccountId=?) (LEFT JOIN)"]),
-        ("SELECT {acc:Name} FROM {acc} WHERE {acc:Id} IN (SELECT {con:AccountId} FROM {con} WHERE {con:Last} = 'X')",
-         ["SCAN acc", "LIST SUBQUERY", "SEARCH con USING INDEX ON Last (Last=?)"]),
-        ("SELECT {acc:Industry} FROM {acc} ORDER BY {acc:Industry} DESC",
-         ["SCAN acc USING INDEX ON Industry DESC (VALUES FROM INDEXES)"]),
+        (
+            "SELECT {acc:Name}, {con:Last} FROM {acc}, {con} WHERE {con:AccountId} = {acc:Id}",
+            ["SCAN acc", "SEARCH con USING INDEX ON AccountId (AccountId=?)"]
+        ),
+        (
+            "SELECT {acc:Name} FROM {acc} LEFT JOIN {con} ON {con:AccountId} = {acc:Id}",
+            ["SCAN acc", "SEARCH con USING INDEX ON AccountId (AccountId=?) (LEFT JOIN)"]
+        ),
+        (
+            "SELECT {acc:Name} FROM {acc} WHERE {acc:Id} IN (SELECT {con:AccountId} FROM {con} WHERE {con:Last} = 'X')",
+            ["SCAN acc", "LIST SUBQUERY", "SEARCH con USING INDEX ON Last (Last=?)"]
+        ),
+        (
+            "SELECT {acc:Industry} FROM {acc} ORDER BY {acc:Industry} DESC",
+            ["SCAN acc USING INDEX ON Industry DESC (VALUES FROM INDEXES)"]
+        ),
         ("SELECT 1 + 1", ["SCAN CONSTANT ROW"]),
     ]
 

@@ -50,9 +50,11 @@ struct SmartSQLPrinter {
         if !tree.groupBy.isEmpty { text += " GROUP BY " + tree.groupBy.map { expression($0) }.joined(separator: ", ") }
         if let having = tree.having { text += " HAVING " + expression(having) }
         if !tree.orderBy.isEmpty {
-            text += " ORDER BY " + tree.orderBy.map { term in
-                expression(term.expression) + (term.direction.map { " " + $0 } ?? "")
-            }.joined(separator: ", ")
+            text +=
+                " ORDER BY "
+                + tree.orderBy.map { term in
+                    expression(term.expression) + (term.direction.map { " " + $0 } ?? "")
+                }.joined(separator: ", ")
         }
         if let limit = tree.limit {
             if tree.limitCommaForm, let offset = tree.offset {

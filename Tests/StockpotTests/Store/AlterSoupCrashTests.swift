@@ -58,7 +58,6 @@ import StockpotTestSupport
         }
     }
 
-
     /// Every spec's ordered index lists every entry, in the order the entries' values give.
     func expectIndexesAgreeWithEntries(_ store: Store, _ specs: [IndexSpec], _ context: String) throws {
         let view = store.view()
@@ -67,8 +66,10 @@ import StockpotTestSupport
         #expect(all.count == count, "\(context): \(all.count) entries listed, count says \(count)")
         for spec in specs {
             let expected = all.map { document in
-                (id: document["_soupEntryId"]?.integerValue ?? -1,
-                 value: IndexValue(document: document, path: spec.jsonPath, type: spec.type))
+                (
+                    id: document["_soupEntryId"]?.integerValue ?? -1,
+                    value: IndexValue(document: document, path: spec.jsonPath, type: spec.type)
+                )
             }.sorted { a, b in
                 let order = a.value.compare(b.value)
                 return order != 0 ? order < 0 : a.id < b.id

@@ -191,7 +191,8 @@ import StockpotTestSupport
             do {
                 let store = try Store.open(directory: directory, options: options)
                 try store.registerSoup("s", indexSpecs: Self.specs)
-                try store.upsert((0..<50).map { ["name": .string("n\($0 % 7)"), "age": .integer(Int64($0 % 11)), "bio": .string("words \($0)")] }, into: "s")
+                try store.upsert(
+                    (0..<50).map { ["name": .string("n\($0 % 7)"), "age": .integer(Int64($0 % 11)), "bio": .string("words \($0)")] }, into: "s")
                 try store.close()  // snapshot at close
             }
             let expected: QueryPage

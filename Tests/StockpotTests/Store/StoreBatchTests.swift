@@ -20,7 +20,8 @@ import StockpotTestSupport
 
     /// Document `i` of the test batches, as compact JSON bytes.
     static func document(_ i: Int, code: String? = nil, extra: String = "") -> [UInt8] {
-        let text = "{\"name\":\"n\(i % 37)\",\"age\":\(i),\"score\":\(Double(i) / 4),"
+        let text =
+            "{\"name\":\"n\(i % 37)\",\"age\":\(i),\"score\":\(Double(i) / 4),"
             + "\"bio\":\"word\(i % 11) and more text\",\"code\":\"\(code ?? "c\(i)")\"\(extra)}"
         return Array(text.utf8)
     }
@@ -224,9 +225,11 @@ import StockpotTestSupport
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory + "/store", options: fastOptions())
             defer { try? store.close() }
-            try store.registerSoup("s", indexSpecs: [
-                IndexSpec(path: "_soupEntryId", type: .integer), IndexSpec(path: "age", type: .integer),
-            ])
+            try store.registerSoup(
+                "s",
+                indexSpecs: [
+                    IndexSpec(path: "_soupEntryId", type: .integer), IndexSpec(path: "age", type: .integer),
+                ])
             // The given ids and times are null, so every entry is new and gets the store's.
             let batch = (0..<300).map { Self.document($0, extra: ",\"_soupEntryId\":null,\"_soupLastModifiedDate\":null") }
             #expect(try store.upsert(json: batch, into: "s").count == 300)
@@ -253,7 +256,12 @@ import StockpotTestSupport
             #expect(try store.view().count(of: "s") == 0)
             #expect(try store.upsert(json: (0..<200).map { Self.document($0) }, into: "s").count == 200)
             #expect(try store.view().count(of: "s") == 200)
-            #expect(try Self.ids(store, { $0.indexPath = "age"; $0.beginKey = 0; $0.endKey = 1_000 }, type: .range) == Array(1...200))
+            #expect(
+                try Self.ids(
+                    store,
+                    {
+                        $0.indexPath = "age"; $0.beginKey = 0; $0.endKey = 1_000
+                    }, type: .range) == Array(1...200))
             #expect(store.view().checkIndexes().flatMap(\.problems) == [])
         }
     }

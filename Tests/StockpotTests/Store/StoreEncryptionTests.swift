@@ -52,7 +52,8 @@ import StockpotTestSupport
             try Store.open(directory: root + "/encrypted", options: options(Self.key)).close()
             try Store.open(directory: root + "/plain", options: options(nil)).close()
             #expect(errorCode { _ = try Store.open(directory: root + "/encrypted", options: options(nil)) } == .keyRequired)
-            #expect(errorCode { _ = try Store.open(directory: root + "/encrypted", options: options(.key(Array(repeating: 1, count: 32)))) } == .wrongKey)
+            #expect(
+                errorCode { _ = try Store.open(directory: root + "/encrypted", options: options(.key(Array(repeating: 1, count: 32)))) } == .wrongKey)
             #expect(errorCode { _ = try Store.open(directory: root + "/plain", options: options(Self.key)) } == .notEncrypted)
             #expect(errorCode { _ = try Store.open(directory: root + "/new", options: options(.key([1, 2]))) } == .invalidArgument)
         }

@@ -85,7 +85,8 @@ import Testing
             let acknowledged = run.acknowledged.count - 1
             #expect(
                 candidates.contains(actual),
-                "encrypted \(encrypted), power cut after fsync \(cut): \(actual.count) entries, expected \(candidates.map(\.count)) (\(acknowledged) transactions acknowledged)")
+                "encrypted \(encrypted), power cut after fsync \(cut): \(actual.count) entries, expected \(candidates.map(\.count)) (\(acknowledged) transactions acknowledged)"
+            )
             let problems = reopened.view().checkIndexes().flatMap(\.problems)
             #expect(problems.isEmpty, "encrypted \(encrypted), cut \(cut): \(problems)")
         }

@@ -245,7 +245,9 @@ struct ModelRun {
             let expected = ids.map { JSONValue.object(soup.documents[$0]!) }
             if stored != expected {
                 let first = zip(stored, expected).first { $0.0 != $0.1 }
-                Issue.record("\(context): entries of \(name) differ: \(stored.count) stored, \(expected.count) expected; first difference \(first.map { "\($0.0.jsonText) vs \($0.1.jsonText)" } ?? "in length")")
+                Issue.record(
+                    "\(context): entries of \(name) differ: \(stored.count) stored, \(expected.count) expected; first difference \(first.map { "\($0.0.jsonText) vs \($0.1.jsonText)" } ?? "in length")"
+                )
             }
             #expect(try view.count(of: name) == ids.count, "\(context): count of \(name)")
             for spec in soup.specs {
@@ -311,4 +313,3 @@ struct ModelRun {
         return random.below(40) == 0 ? "not an object" : .object(object)
     }
 }
-

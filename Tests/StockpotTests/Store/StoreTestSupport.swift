@@ -4,7 +4,6 @@ import Foundation
 import Stockpot
 import StockpotTestSupport
 
-
 /// The code `body` fails with, or nil when it succeeds.
 func errorCode(_ body: () throws -> Void) -> StockpotError.Code? {
     do {

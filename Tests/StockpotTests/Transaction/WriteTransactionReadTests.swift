@@ -18,7 +18,8 @@ import Testing
             defer { try? store.close() }
             let found = try store.write { transaction -> (Int, Int, [JSONValue]) in
                 try transaction.registerSoup("people", indexSpecs: Self.specs)
-                _ = try transaction.upsert((0..<20).map { ["name": .string("p\($0)"), "n": .integer(Int64($0)), "bio": "likes tea"] }, into: "people")
+                _ = try transaction.upsert(
+                    (0..<20).map { ["name": .string("p\($0)"), "n": .integer(Int64($0)), "bio": "likes tea"] }, into: "people")
                 try transaction.delete([1, 2], from: "people")
                 var range = QuerySpec(queryType: .range)
                 range.indexPath = "n"
@@ -72,15 +73,23 @@ import Testing
                             try transaction.delete([Int64(1 + random.below(round * 6 + 6))], from: "s")
                         } else {
                             let n = random.below(50)
-                            _ = try transaction.upsert([["name": .string("x\(n % 7)"), "n": .integer(Int64(n)), "bio": .string(n % 2 == 0 ? "even tea" : "odd coffee")]], into: "s")
+                            _ = try transaction.upsert(
+                                [["name": .string("x\(n % 7)"), "n": .integer(Int64(n)), "bio": .string(n % 2 == 0 ? "even tea" : "odd coffee")]],
+                                into: "s")
                         }
                     }
-                    return try answers { spec in try transaction.query(spec, in: "s") } smart: { sql in
+                    return try answers { spec in
+                        try transaction.query(spec, in: "s")
+                    } smart: { sql in
                         try transaction.smartQuery(sql, pageSize: 1000)
                     }
                 }
                 let view = store.view()
-                let committed = try answers { spec in try view.query(spec, in: "s") } smart: { sql in try view.smartQuery(sql, pageSize: 1000) }
+                let committed = try answers { spec in
+                    try view.query(spec, in: "s")
+                } smart: { sql in
+                    try view.smartQuery(sql, pageSize: 1000)
+                }
                 #expect(inside == committed, "seed \(seed), round \(round)")
             }
         }

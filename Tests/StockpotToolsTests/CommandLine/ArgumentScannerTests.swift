@@ -54,11 +54,13 @@ import Testing
     }
 
     @Test func execReadsItsOptions() throws {
-        guard case .run(let command) = StockpotCommand.parse([
-            "exec", "--max-depth", "9", "/tmp/store", "--durability=interval", "--sync-interval-ms", "250",
-            "--max-request-bytes", "1000", "--max-document-bytes", "500", "--max-soup-name-bytes", "10",
-            "--max-index-path-bytes", "20", "--blob-threshold-bytes", "300",
-        ]) else {
+        guard
+            case .run(let command) = StockpotCommand.parse([
+                "exec", "--max-depth", "9", "/tmp/store", "--durability=interval", "--sync-interval-ms", "250",
+                "--max-request-bytes", "1000", "--max-document-bytes", "500", "--max-soup-name-bytes", "10",
+                "--max-index-path-bytes", "20", "--blob-threshold-bytes", "300",
+            ])
+        else {
             Issue.record("exec did not parse")
             return
         }

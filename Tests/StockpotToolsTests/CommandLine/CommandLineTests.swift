@@ -26,7 +26,9 @@ import Testing
         for section in ["OVERVIEW: ", "USAGE: stockpot exec STORE", "ARGUMENTS:", "OPTIONS:", "EXAMPLES:"] {
             #expect(viaHelp.output.contains(section), "missing \(section)")
         }
-        for option in ["--durability", "--max-request-bytes", "--max-document-bytes", "--max-soup-name-bytes", "--max-index-path-bytes", "--max-depth", "--help"] {
+        for option in [
+            "--durability", "--max-request-bytes", "--max-document-bytes", "--max-soup-name-bytes", "--max-index-path-bytes", "--max-depth", "--help",
+        ] {
             #expect(viaHelp.output.contains(option), "missing \(option)")
         }
     }

@@ -35,9 +35,10 @@ import Testing
         let output = try ByteOutput.file(scratch.file("example.dump"))
         let writer = DumpWriter(output: output)
         try writer.writeHeader(lastSequence: 9, purgedThrough: 2)
-        try writer.writeSoup(SoupDescription(
-            name: "notes", specs: [IndexSpec(path: "title", type: .string, unique: true), IndexSpec(path: "body", type: .fullText)],
-            nextEntryID: 4, count: 2))
+        try writer.writeSoup(
+            SoupDescription(
+                name: "notes", specs: [IndexSpec(path: "title", type: .string, unique: true), IndexSpec(path: "body", type: .fullText)],
+                nextEntryID: 4, count: 2))
         try writer.writeEntry(
             id: 1, created: 1_699_999_990_000, lastModified: 1_699_999_990_000, sequence: 3,
             document: Array(#"{"title":"a","body":"x","_soupEntryId":1,"_soupLastModifiedDate":1699999990000}"#.utf8))
@@ -67,16 +68,18 @@ import Testing
     }
 
     @Test func readerReadsTheWorkedExample() throws {
-        #expect(try events(of: Self.example) == [
-            "sequences 9 2", "soup notes 2 4", "entry 1 seq 3 line 3 column 76", "entry 3 seq 8 line 4 column 76",
-            "tombstone 7 delete notes 2", "end 1 2",
-        ])
+        #expect(
+            try events(of: Self.example) == [
+                "sequences 9 2", "soup notes 2 4", "entry 1 seq 3 line 3 column 76", "entry 3 seq 8 line 4 column 76",
+                "tombstone 7 delete notes 2", "end 1 2",
+            ])
     }
 
     @Test func readerReadsVersion1Dumps() throws {
-        #expect(try events(of: Self.version1Example) == [
-            "soup notes 2 4", "entry 1 seq - line 3 column 68", "entry 3 seq - line 4 column 68", "end 1 2",
-        ])
+        #expect(
+            try events(of: Self.version1Example) == [
+                "soup notes 2 4", "entry 1 seq - line 3 column 68", "entry 3 seq - line 4 column 68", "end 1 2",
+            ])
     }
 
     @Test func readerRefusesTombstonesOutOfOrderOrBelowThePurgeHorizon() throws {

@@ -32,9 +32,10 @@ import Testing
     @Test func changesHaveTheProtocolShape() throws {
         let (_, exec, key2) = try populated()
         #expect(key2.stringValue?.count == 36)
-        #expect(try exec.result(["op": "getSoupIndexSpecs", "soupName": "s"]) == [
-            ["path": "key", "type": "string", "unique": true, "default": "newid"], ["path": "n", "type": "integer"],
-        ])
+        #expect(
+            try exec.result(["op": "getSoupIndexSpecs", "soupName": "s"]) == [
+                ["path": "key", "type": "string", "unique": true, "default": "newid"], ["path": "n", "type": "integer"],
+            ])
         let all = try exec.result(["op": "getChanges", "since": 0])
         #expect(all.objectValue?.keys == ["changes", "lastSeq", "more"])
         let changes = all["changes"]?.arrayValue ?? []
@@ -93,11 +94,13 @@ import Testing
         ] {
             #expect(try exec.errorCode(request) == "bad_request", "\(request)")
         }
-        #expect(try exec.errorCode([
-            "op": "registerSoup", "soupName": "u", "indexSpecs": [["path": "k", "type": "integer", "default": "newid"]],
-        ]) == "invalid_index_spec")
-        #expect(try exec.errorCode([
-            "op": "registerSoup", "soupName": "u", "indexSpecs": [["path": "k", "type": "string", "default": "uuid4"]],
-        ]) == "invalid_index_spec")
+        #expect(
+            try exec.errorCode([
+                "op": "registerSoup", "soupName": "u", "indexSpecs": [["path": "k", "type": "integer", "default": "newid"]],
+            ]) == "invalid_index_spec")
+        #expect(
+            try exec.errorCode([
+                "op": "registerSoup", "soupName": "u", "indexSpecs": [["path": "k", "type": "string", "default": "uuid4"]],
+            ]) == "invalid_index_spec")
     }
 }

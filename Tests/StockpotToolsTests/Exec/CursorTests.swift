@@ -28,10 +28,11 @@ import Testing
     @Test func emptyResultHasTheProtocolShape() throws {
         let (_, exec) = try populated(0)
         let cursor = try exec.result(["op": "querySoup", "soupName": "s", "querySpec": ["queryType": "all"]])
-        #expect(cursor == [
-            "cursorId": 1, "pageSize": 10, "totalEntries": 0, "totalPages": 0, "currentPageIndex": 0,
-            "currentPageOrderedEntries": [],
-        ])
+        #expect(
+            cursor == [
+                "cursorId": 1, "pageSize": 10, "totalEntries": 0, "totalPages": 0, "currentPageIndex": 0,
+                "currentPageOrderedEntries": [],
+            ])
         #expect(cursor.objectValue?.keys == ["cursorId", "pageSize", "totalEntries", "totalPages", "currentPageIndex", "currentPageOrderedEntries"])
         for index: Int64 in [-1, 0, 1, 5] {
             let moved = try move(exec, cursor, to: index)

@@ -43,7 +43,8 @@ import Testing
         let store = TemporaryStore()
         let exec = try store.exec()
         try register(exec)
-        let line = #"{"op":"upsertSoupEntries","soupName":"s","entries":[{"z":1,"a":2.0,"m":{"y":1e2,"b":-0.0,"a":[0.1,-3]},"big":12345678901234567890,"min":-9223372036854775808,"k":"é\n\u0000"}]}"#
+        let line =
+            #"{"op":"upsertSoupEntries","soupName":"s","entries":[{"z":1,"a":2.0,"m":{"y":1e2,"b":-0.0,"a":[0.1,-3]},"big":12345678901234567890,"min":-9223372036854775808,"k":"é\n\u0000"}]}"#
         let stored = try exec.result(line: line)
         let expected: JSONValue = [
             "z": 1, "a": .double(2), "m": ["y": .double(100), "b": .double(-0.0), "a": [0.1, -3]],
@@ -81,7 +82,9 @@ import Testing
         try register(exec, paths: ["ext"])
         let first = try exec.result(["op": "upsertSoupEntries", "soupName": "s", "externalIdPath": "ext", "entries": [["ext": "k1", "v": 1]]])
         #expect(first[0]?["_soupEntryId"] == 1)
-        let replaced = try exec.result(["op": "upsertSoupEntries", "soupName": "s", "externalIdPath": "ext", "entries": [["ext": "k1", "v": 2], ["ext": "k2", "v": 3]]])
+        let replaced = try exec.result([
+            "op": "upsertSoupEntries", "soupName": "s", "externalIdPath": "ext", "entries": [["ext": "k1", "v": 2], ["ext": "k2", "v": 3]],
+        ])
         #expect(replaced[0]?["_soupEntryId"] == 1)
         #expect(replaced[1]?["_soupEntryId"] == 2)
         let all = try exec.result(["op": "retrieveSoupEntries", "soupName": "s", "entryIds": [1, 2]])

@@ -78,8 +78,11 @@ extension ErrorCase {
         ErrorCase("entries missing", ["op": "upsertSoupEntries", "soupName": "people"], "bad_request"),
         ErrorCase("querySpec missing", ["op": "querySoup", "soupName": "people"], "bad_request"),
         ErrorCase("queryType missing", ["op": "querySoup", "soupName": "people", "querySpec": [:]], "bad_request"),
-        ErrorCase("pageSize a string", ["op": "querySoup", "soupName": "people", "querySpec": ["queryType": "all", "pageSize": "10"]], "bad_request"),
-        ErrorCase("reIndexData not a bool", ["op": "alterSoup", "soupName": "people", "indexSpecs": [["path": "name", "type": "string"]], "reIndexData": "no"], "bad_request"),
+        ErrorCase(
+            "pageSize a string", ["op": "querySoup", "soupName": "people", "querySpec": ["queryType": "all", "pageSize": "10"]], "bad_request"),
+        ErrorCase(
+            "reIndexData not a bool",
+            ["op": "alterSoup", "soupName": "people", "indexSpecs": [["path": "name", "type": "string"]], "reIndexData": "no"], "bad_request"),
         ErrorCase("removeFromSoup with neither ids nor spec", ["op": "removeFromSoup", "soupName": "people"], "bad_request"),
         ErrorCase("cursorId missing", ["op": "moveCursorToPageIndex", "index": 0], "bad_request"),
         ErrorCase(
@@ -98,15 +101,19 @@ extension ErrorCase {
         ErrorCase("soup name missing", ["op": "registerSoup", "indexSpecs": [spec("a")]], "invalid_soup_name"),
         ErrorCase("soupExists of an empty name", ["op": "soupExists", "soupName": ""], "invalid_soup_name"),
         ErrorCase("removeSoup of an empty name", ["op": "removeSoup", "soupName": ""], "invalid_soup_name"),
-        ErrorCase("soupExists of a name past the limit", ["op": "soupExists", "soupName": .string(String(repeating: "s", count: 17))], "invalid_soup_name"),
+        ErrorCase(
+            "soupExists of a name past the limit", ["op": "soupExists", "soupName": .string(String(repeating: "s", count: 17))], "invalid_soup_name"),
         ErrorCase("indexSpecs empty", register("new", []), "no_index_specs"),
         ErrorCase("indexSpecs missing", ["op": "registerSoup", "soupName": "new"], "no_index_specs"),
         ErrorCase("empty index path", register("new", [spec("")]), "invalid_index_spec"),
         ErrorCase("unknown index type", register("new", [spec("a", type: "text")]), "invalid_index_spec"),
         ErrorCase("repeated index path", register("new", [spec("a"), spec("a", type: "integer")]), "invalid_index_spec"),
         ErrorCase("index path one byte past the limit", register("new", [spec(String(repeating: "p", count: 17))]), "invalid_index_spec"),
-        ErrorCase("alterSoup with a repeated path", ["op": "alterSoup", "soupName": "people", "indexSpecs": [spec("x"), spec("x")]], "invalid_index_spec"),
-        ErrorCase("alterSoup with an unknown type", ["op": "alterSoup", "soupName": "people", "indexSpecs": [spec("x", type: "blob")]], "invalid_index_spec"),
+        ErrorCase(
+            "alterSoup with a repeated path", ["op": "alterSoup", "soupName": "people", "indexSpecs": [spec("x"), spec("x")]], "invalid_index_spec"),
+        ErrorCase(
+            "alterSoup with an unknown type", ["op": "alterSoup", "soupName": "people", "indexSpecs": [spec("x", type: "blob")]], "invalid_index_spec"
+        ),
         ErrorCase("getSoupIndexSpecs", ["op": "getSoupIndexSpecs", "soupName": "ghost"], "soup_not_found"),
         ErrorCase("alterSoup", ["op": "alterSoup", "soupName": "ghost", "indexSpecs": [spec("a")]], "soup_not_found"),
         ErrorCase("reIndexSoup", ["op": "reIndexSoup", "soupName": "ghost", "paths": ["a"]], "soup_not_found"),
@@ -127,12 +134,15 @@ extension ErrorCase {
         ErrorCase("external id path not indexed", upsert("people", [["nick": "e"]], externalIdPath: "nick"), "external_id_not_indexed"),
         ErrorCase("external id absent", upsert("people", [["name": "Eve"]], externalIdPath: "ext"), "external_id_missing"),
         ErrorCase("external id null", upsert("people", [["ext": "e1"], ["ext": nil]], externalIdPath: "ext"), "external_id_missing"),
-        ErrorCase("external id matches two entries", upsert("people", [["ext": "dup", "name": "Dup"]], externalIdPath: "ext"), "external_id_not_unique"),
+        ErrorCase(
+            "external id matches two entries", upsert("people", [["ext": "dup", "name": "Dup"]], externalIdPath: "ext"), "external_id_not_unique"),
         ErrorCase("insert repeats a unique value", upsert("people", [["name": "Eve", "email": "ann@x"]]), "unique_violation"),
         ErrorCase("batch repeats a unique value", upsert("people", [["email": "new@x"], ["email": "new@x"]]), "unique_violation"),
         ErrorCase("update takes another entry's unique value", upsert("people", [["_soupEntryId": 2, "email": "ann@x"]]), "unique_violation"),
         ErrorCase("document one past the size limit", upsert("people", [["name": .string(String(repeating: "d", count: 256))]]), "limit_exceeded"),
-        ErrorCase("big document after a small one", upsert("people", [["name": "Eve"], ["name": .string(String(repeating: "d", count: 300))]]), "limit_exceeded"),
+        ErrorCase(
+            "big document after a small one", upsert("people", [["name": "Eve"], ["name": .string(String(repeating: "d", count: 300))]]),
+            "limit_exceeded"),
     ]
 
     static let queries: [ErrorCase] = [
@@ -143,26 +153,56 @@ extension ErrorCase {
         ErrorCase("pageSize negative", query("people", ["queryType": "all", "pageSize": -3]), "invalid_query"),
         ErrorCase("unknown order", query("people", ["queryType": "all", "order": "sideways"]), "invalid_query"),
         ErrorCase("runSmartQuery without a smart spec", ["op": "runSmartQuery", "querySpec": ["queryType": "all"]], "invalid_query"),
-        ErrorCase("removeFromSoup with a bad spec", ["op": "removeFromSoup", "soupName": "people", "querySpec": ["queryType": "all", "pageSize": 0]], "invalid_query"),
-        ErrorCase("querySoup with args", ["op": "querySoup", "soupName": "people", "querySpec": ["queryType": "all"], "args": [1]], "where_args_not_allowed"),
-        ErrorCase("countQuery with args", ["op": "countQuery", "soupName": "people", "querySpec": ["queryType": "all"], "args": []], "where_args_not_allowed"),
-        ErrorCase("removeFromSoup with args", ["op": "removeFromSoup", "soupName": "people", "querySpec": ["queryType": "all"], "args": ["x"]], "where_args_not_allowed"),
+        ErrorCase(
+            "removeFromSoup with a bad spec", ["op": "removeFromSoup", "soupName": "people", "querySpec": ["queryType": "all", "pageSize": 0]],
+            "invalid_query"),
+        ErrorCase(
+            "querySoup with args", ["op": "querySoup", "soupName": "people", "querySpec": ["queryType": "all"], "args": [1]], "where_args_not_allowed"
+        ),
+        ErrorCase(
+            "countQuery with args", ["op": "countQuery", "soupName": "people", "querySpec": ["queryType": "all"], "args": []],
+            "where_args_not_allowed"),
+        ErrorCase(
+            "removeFromSoup with args", ["op": "removeFromSoup", "soupName": "people", "querySpec": ["queryType": "all"], "args": ["x"]],
+            "where_args_not_allowed"),
         ErrorCase("exact without indexPath", query("people", ["queryType": "exact", "matchKey": "Ann"]), "invalid_query"),
         ErrorCase("exact without matchKey", query("people", ["queryType": "exact", "indexPath": "name"]), "invalid_query"),
         ErrorCase("like without likeKey", query("people", ["queryType": "like", "indexPath": "name"]), "invalid_query"),
         ErrorCase("like without indexPath", query("people", ["queryType": "like", "likeKey": "A%"]), "invalid_query"),
         ErrorCase("match on a soup without full_text", query("people", ["queryType": "match", "matchKey": "ann"]), "invalid_query"),
-        ErrorCase("match on a path without full_text", query("people", ["queryType": "match", "indexPath": "name", "matchKey": "ann"]), "invalid_query"),
-        ErrorCase("countQuery of a match on a path without full_text", ["op": "countQuery", "soupName": "people", "querySpec": ["queryType": "match", "indexPath": "name", "matchKey": "ann"]], "invalid_query"),
-        ErrorCase("smart query with a syntax error", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "select 1 +"]], "smart_sql_syntax"),
-        ErrorCase("smart query that is not a SELECT", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "DELETE FROM {people}"]], "read_only_statement"),
-        ErrorCase("smart query, second statement not a SELECT", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT 1; DROP TABLE x"]], "read_only_statement"),
-        ErrorCase("smart query on a missing soup", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT {nope:a} FROM {nope}"]], "soup_not_found"),
-        ErrorCase("smart query with an unknown function", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT frobnicate(1)"]], "invalid_query"),
-        ErrorCase("smart query with a wrong argument count", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT substr('a')"]], "invalid_query"),
-        ErrorCase("smart query with too few args", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT ?, ?"], "args": [1]], "invalid_query"),
-        ErrorCase("smart count with a syntax error", ["op": "countQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT FROM"]], "smart_sql_syntax"),
-        ErrorCase("exact with args", ["op": "querySoup", "soupName": "people", "querySpec": ["queryType": "exact", "indexPath": "name", "matchKey": "Ann"], "args": ["Ann"]], "where_args_not_allowed"),
+        ErrorCase(
+            "match on a path without full_text", query("people", ["queryType": "match", "indexPath": "name", "matchKey": "ann"]), "invalid_query"),
+        ErrorCase(
+            "countQuery of a match on a path without full_text",
+            ["op": "countQuery", "soupName": "people", "querySpec": ["queryType": "match", "indexPath": "name", "matchKey": "ann"]], "invalid_query"),
+        ErrorCase(
+            "smart query with a syntax error", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "select 1 +"]],
+            "smart_sql_syntax"),
+        ErrorCase(
+            "smart query that is not a SELECT", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "DELETE FROM {people}"]],
+            "read_only_statement"),
+        ErrorCase(
+            "smart query, second statement not a SELECT",
+            ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT 1; DROP TABLE x"]], "read_only_statement"),
+        ErrorCase(
+            "smart query on a missing soup",
+            ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT {nope:a} FROM {nope}"]], "soup_not_found"),
+        ErrorCase(
+            "smart query with an unknown function",
+            ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT frobnicate(1)"]], "invalid_query"),
+        ErrorCase(
+            "smart query with a wrong argument count",
+            ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT substr('a')"]], "invalid_query"),
+        ErrorCase(
+            "smart query with too few args", ["op": "runSmartQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT ?, ?"], "args": [1]],
+            "invalid_query"),
+        ErrorCase(
+            "smart count with a syntax error", ["op": "countQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT FROM"]],
+            "smart_sql_syntax"),
+        ErrorCase(
+            "exact with args",
+            ["op": "querySoup", "soupName": "people", "querySpec": ["queryType": "exact", "indexPath": "name", "matchKey": "Ann"], "args": ["Ann"]],
+            "where_args_not_allowed"),
         ErrorCase("moving an unknown cursor", ["op": "moveCursorToPageIndex", "cursorId": 99, "index": 0], "cursor_not_found"),
         ErrorCase("closing an unknown cursor", ["op": "closeCursor", "cursorId": 99], "cursor_not_found"),
     ]

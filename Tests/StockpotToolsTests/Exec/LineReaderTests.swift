@@ -2,9 +2,9 @@
 // without a newline, a line at the limit kept and one past it reported by length only.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Testing
 @testable import StockpotTools
@@ -35,9 +35,10 @@ import Testing
     }
 
     @Test func overlongLastLineWithoutNewlineIsReported() throws {
-        #expect(try lines(of: Array("ok\n0123456789ABC".utf8), limit: 10, bufferBytes: 4) == [
-            .line(Array("ok".utf8)), .tooLong(byteCount: 13),
-        ])
+        #expect(
+            try lines(of: Array("ok\n0123456789ABC".utf8), limit: 10, bufferBytes: 4) == [
+                .line(Array("ok".utf8)), .tooLong(byteCount: 13),
+            ])
     }
 
     @Test func emptyInputHasNoLines() throws {

@@ -101,7 +101,9 @@ import Testing
         let (_, exec) = try populated()
         let cursor = try exec.result([
             "op": "querySoup", "soupName": "p",
-            "querySpec": ["queryType": "match", "matchKey": "red", "indexPath": "bio", "pageSize": 2, "selectPaths": ["name", "age", "_soupEntryId"]],
+            "querySpec": [
+                "queryType": "match", "matchKey": "red", "indexPath": "bio", "pageSize": 2, "selectPaths": ["name", "age", "_soupEntryId"],
+            ],
         ])
         // Ordered by bio's text: "Loves red apples", "apple red", "red green blue".
         #expect(cursor["totalEntries"] == 3)

@@ -16,7 +16,10 @@ import Testing
         let slices = try request.arguments.elementTexts("entries")
         let texts = slices.map { String(decoding: $0, as: UTF8.self) }
         // Slices of the line, not copies of it.
-        #expect(slices.allSatisfy { slice in slice.withUnsafeBufferPointer { $0.baseAddress } == line.withUnsafeBufferPointer { $0.baseAddress.map { $0 + slice.startIndex } } })
+        #expect(
+            slices.allSatisfy { slice in
+                slice.withUnsafeBufferPointer { $0.baseAddress } == line.withUnsafeBufferPointer { $0.baseAddress.map { $0 + slice.startIndex } }
+            })
         #expect(texts == [#"{"a":1}"#, "{}", #"{"b":[1,{"c":null}]}"#])
         // Read as a value on demand, the member is what the line says.
         #expect(request.arguments.value("entries") == [["a": 1], [:], ["b": [1, ["c": nil]]]])

@@ -18,11 +18,12 @@ import Testing
         ])
         #expect(name == "accounts")
         let specs = try exec.result(["op": "getSoupIndexSpecs", "soupName": "accounts"])
-        #expect(specs == [
-            ["path": "Name", "type": "string"], ["path": "age", "type": "integer", "unique": true],
-            ["path": "score", "type": "floating"], ["path": "bio", "type": "full_text"],
-            ["path": "Owner.Id", "type": "json1"],
-        ])
+        #expect(
+            specs == [
+                ["path": "Name", "type": "string"], ["path": "age", "type": "integer", "unique": true],
+                ["path": "score", "type": "floating"], ["path": "bio", "type": "full_text"],
+                ["path": "Owner.Id", "type": "json1"],
+            ])
     }
 
     @Test func registeringAnExistingSoupKeepsItsSpecs() throws {
@@ -50,9 +51,13 @@ import Testing
         let exec = try store.exec(["--max-soup-name-bytes", "16", "--max-index-path-bytes", "16"])
         let name = String(repeating: "ü", count: 8)  // 16 UTF-8 bytes
         let path = String(repeating: "p", count: 16)
-        #expect(try exec.result(["op": "registerSoup", "soupName": .string(name), "indexSpecs": [["path": .string(path), "type": "string"]]]) == .string(name))
+        #expect(
+            try exec.result(["op": "registerSoup", "soupName": .string(name), "indexSpecs": [["path": .string(path), "type": "string"]]])
+                == .string(name))
         #expect(try exec.result(["op": "getSoupIndexSpecs", "soupName": .string(name)]) == [["path": .string(path), "type": "string"]])
-        #expect(try exec.errorCode(["op": "registerSoup", "soupName": .string(name + "x"), "indexSpecs": [["path": "k", "type": "string"]]]) == "invalid_soup_name")
+        #expect(
+            try exec.errorCode(["op": "registerSoup", "soupName": .string(name + "x"), "indexSpecs": [["path": "k", "type": "string"]]])
+                == "invalid_soup_name")
     }
 
     @Test func alterSoupChangesSpecsAndKeepsEntries() throws {
@@ -60,9 +65,13 @@ import Testing
         let exec = try store.exec()
         try exec.result(["op": "registerSoup", "soupName": "s", "indexSpecs": [["path": "a", "type": "string"]]])
         let stored = try exec.result(["op": "upsertSoupEntries", "soupName": "s", "entries": [["a": "x", "b": 2]]])
-        #expect(try exec.result(["op": "alterSoup", "soupName": "s", "indexSpecs": [["path": "b", "type": "Integer"]], "reIndexData": false]) == "s")
+        #expect(
+            try exec.result(["op": "alterSoup", "soupName": "s", "indexSpecs": [["path": "b", "type": "Integer"]], "reIndexData": false]) == "s")
         #expect(try exec.result(["op": "getSoupIndexSpecs", "soupName": "s"]) == [["path": "b", "type": "integer"]])
-        #expect(try exec.result(["op": "alterSoup", "soupName": "s", "indexSpecs": [["path": "b", "type": "integer"], ["path": "a", "type": "string"]]]) == "s")
+        #expect(
+            try exec.result([
+                "op": "alterSoup", "soupName": "s", "indexSpecs": [["path": "b", "type": "integer"], ["path": "a", "type": "string"]],
+            ]) == "s")
         #expect(try exec.result(["op": "reIndexSoup", "soupName": "s", "paths": ["a", "b"]]) == nil)
         #expect(try exec.result(["op": "retrieveSoupEntries", "soupName": "s", "entryIds": [1]]) == stored)
     }

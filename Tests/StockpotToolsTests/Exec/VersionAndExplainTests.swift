@@ -42,12 +42,16 @@ import Testing
             "op": "explainQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT {a:k} FROM {a} WHERE {a:n} > ? ORDER BY {a:k}"],
             "args": [0],
         ])
-        #expect(plan["plan"] == [
-            ["id": 1, "parent": 0, "detail": "SEARCH a USING INDEX ON n (n>?)"], ["id": 2, "parent": 0, "detail": "USE SORT FOR ORDER BY"],
-        ])
-        #expect(try exec.errorCode(["op": "explainQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT {a:k} FROM {a} WHERE {a:n} > ?"]]) == "invalid_query")
+        #expect(
+            plan["plan"] == [
+                ["id": 1, "parent": 0, "detail": "SEARCH a USING INDEX ON n (n>?)"], ["id": 2, "parent": 0, "detail": "USE SORT FOR ORDER BY"],
+            ])
+        #expect(
+            try exec.errorCode(["op": "explainQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT {a:k} FROM {a} WHERE {a:n} > ?"]])
+                == "invalid_query")
         #expect(try exec.errorCode(["op": "explainQuery", "querySpec": ["queryType": "smart", "smartSql": "SELECT FROM"]]) == "smart_sql_syntax")
-        #expect(try exec.errorCode(["op": "explainQuery", "soupName": "a", "querySpec": ["queryType": "exact", "indexPath": "k"]]) == "invalid_query")
+        #expect(
+            try exec.errorCode(["op": "explainQuery", "soupName": "a", "querySpec": ["queryType": "exact", "indexPath": "k"]]) == "invalid_query")
         #expect(try exec.errorCode(["op": "explainQuery", "soupName": "b", "querySpec": ["queryType": "all"]]) == "soup_not_found")
     }
 }

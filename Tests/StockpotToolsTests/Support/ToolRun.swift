@@ -93,7 +93,8 @@ enum ToolCorpus {
         for index in 0..<count {
             let name = (0..<3).map { _ in words[Int(next() % UInt64(words.count))] }.joined(separator: " ")
             let note = (0..<150).map { _ in words[Int(next() % UInt64(words.count))] }.joined(separator: " ")
-            var line = #"{"Code":"C\#(index)","Name":"\#(name)","Size":\#(next() % 1000),"kind":{"label":"k\#(next() % 5)"},"score":\#(Double(next() % 1000) / 8),"note":"\#(note)""#
+            var line =
+                #"{"Code":"C\#(index)","Name":"\#(name)","Size":\#(next() % 1000),"kind":{"label":"k\#(next() % 5)"},"score":\#(Double(next() % 1000) / 8),"note":"\#(note)""#
             if index == bigAt { line += #","blob":""# + String(repeating: "x", count: 1_200_000) + #"""# }
             text += line + "}\n"
         }

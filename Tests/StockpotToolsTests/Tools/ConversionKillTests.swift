@@ -4,7 +4,7 @@
 // directory. STOCKPOT_CONVERT_KILLS sets the kills per conversion (`make crash-convert`).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import StockpotTestSupport
@@ -24,10 +24,18 @@ struct Conversion: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 
     static let all: [Conversion] = [
-        Conversion(name: "encrypt", arguments: { old, _ in ["encrypt", "--key-file", old] }, startsEncrypted: false, endsEncrypted: true, endsWithNewKey: false),
-        Conversion(name: "decrypt", arguments: { old, _ in ["decrypt", "--key-file", old] }, startsEncrypted: true, endsEncrypted: false, endsWithNewKey: false),
-        Conversion(name: "rekey", arguments: { old, new in ["rekey", "--key-file", old, "--new-key-file", new] }, startsEncrypted: true, endsEncrypted: true, endsWithNewKey: true),
-        Conversion(name: "rotate", arguments: { old, new in ["rekey", "--key-file", old, "--new-key-file", new, "--rotate"] }, startsEncrypted: true, endsEncrypted: true, endsWithNewKey: true),
+        Conversion(
+            name: "encrypt", arguments: { old, _ in ["encrypt", "--key-file", old] }, startsEncrypted: false, endsEncrypted: true,
+            endsWithNewKey: false),
+        Conversion(
+            name: "decrypt", arguments: { old, _ in ["decrypt", "--key-file", old] }, startsEncrypted: true, endsEncrypted: false,
+            endsWithNewKey: false),
+        Conversion(
+            name: "rekey", arguments: { old, new in ["rekey", "--key-file", old, "--new-key-file", new] }, startsEncrypted: true, endsEncrypted: true,
+            endsWithNewKey: true),
+        Conversion(
+            name: "rotate", arguments: { old, new in ["rekey", "--key-file", old, "--new-key-file", new, "--rotate"] }, startsEncrypted: true,
+            endsEncrypted: true, endsWithNewKey: true),
     ]
 }
 
@@ -67,7 +75,8 @@ struct Conversion: CustomTestStringConvertible, Sendable {
         let timed = scratch.file("timed")
         try FileManager.default.copyItem(atPath: base, toPath: timed)
         let start = DispatchTime.now().uptimeNanoseconds
-        let full = try ToolRun.stockpot([conversion.arguments(keys.raw, keys.other)[0], timed] + conversion.arguments(keys.raw, keys.other).dropFirst())
+        let full = try ToolRun.stockpot(
+            [conversion.arguments(keys.raw, keys.other)[0], timed] + conversion.arguments(keys.raw, keys.other).dropFirst())
         let span = Int(DispatchTime.now().uptimeNanoseconds - start) / 1000
         #expect(full.status == 0, "\(full.errors)")
         #expect(try dump(timed, after) == expected, "the converted store's dump differs")
@@ -95,7 +104,9 @@ struct Conversion: CustomTestStringConvertible, Sendable {
 
             let old = try dump(store, before)
             let new = try dump(store, after)
-            #expect((old == nil) != (new == nil), "\(conversion.name), kill \(kill) after \(delay) µs: the store opens with \(old == nil && new == nil ? "neither key" : "both keys")")
+            #expect(
+                (old == nil) != (new == nil),
+                "\(conversion.name), kill \(kill) after \(delay) µs: the store opens with \(old == nil && new == nil ? "neither key" : "both keys")")
             #expect((old ?? new) == expected, "\(conversion.name), kill \(kill) after \(delay) µs: the documents differ")
             if old != nil { outcomes.old += 1 } else { outcomes.new += 1 }
 

@@ -62,7 +62,9 @@ import Testing
         let scratch = try ScratchDirectory()
         let fromArray = scratch.file("array-store")
         let fromLines = scratch.file("lines-store")
-        let arrayRun = try ToolRun.stockpot(["import", fromArray, "--soup", "items", "--index", "k:integer", "--format", "json", scratch.write("items.json", array)])
+        let arrayRun = try ToolRun.stockpot([
+            "import", fromArray, "--soup", "items", "--index", "k:integer", "--format", "json", scratch.write("items.json", array),
+        ])
         #expect(arrayRun.status == 0, "\(arrayRun.errors)")
         #expect(arrayRun.errors.contains("Imported 300 entries"), "\(arrayRun.errors)")
         let linesRun = try ToolRun.stockpot(["import", fromLines, "--soup", "items", "--index", "k:integer", scratch.write("items.jsonl", lines)])
@@ -78,7 +80,9 @@ import Testing
         let stopped = try ToolRun.stockpot(["import", scratch.file("a"), "--soup", "items", "--index", "k:integer", "--format", "json", input])
         #expect(stopped.status == 65)
         #expect(stopped.errors.contains("element 2"), "\(stopped.errors)")
-        let skipped = try ToolRun.stockpot(["import", scratch.file("b"), "--soup", "items", "--index", "k:integer", "--format", "json", "--skip-bad", input])
+        let skipped = try ToolRun.stockpot([
+            "import", scratch.file("b"), "--soup", "items", "--index", "k:integer", "--format", "json", "--skip-bad", input,
+        ])
         #expect(skipped.status == 0, "\(skipped.errors)")
         #expect(skipped.errors.contains("Imported 2 entries") && skipped.errors.contains("3 bad lines skipped"), "\(skipped.errors)")
         for element in ["element 2", "element 3", "element 5"] { #expect(skipped.errors.contains("Skipped \(element)"), "\(skipped.errors)") }
@@ -102,7 +106,8 @@ import Testing
 
     @Test func csvFieldsAreNumbersOnlyWhenUnquotedJSONNumbers() throws {
         let scratch = try ScratchDirectory()
-        let csv = "Name,Size,Note,Code\r\n"
+        let csv =
+            "Name,Size,Note,Code\r\n"
             + "Acme,120,\"says \"\"hi\"\", twice\",007\r\n"
             + "Bolt,8.5,\"two\nlines\",-12\n"
             + "\n"
@@ -112,12 +117,13 @@ import Testing
             "import", scratch.file("store"), "--soup", "items", "--index", "Name:string", "--format", "csv", scratch.write("items.csv", csv),
         ])
         #expect(run.status == 0, "\(run.errors)")
-        #expect(try Self.documents(scratch.file("store")) == [
-            ["Name": "Acme", "Size": 120, "Note": "says \"hi\", twice", "Code": "007"],
-            ["Name": "Bolt", "Size": 8.5, "Note": "two\nlines", "Code": -12],
-            ["Name": "Cogs", "Size": "", "Note": "", "Code": 1000.0],
-            ["Name": "Dent", "Size": "42", "Note": "plain", "Code": "0x1F"],
-        ])
+        #expect(
+            try Self.documents(scratch.file("store")) == [
+                ["Name": "Acme", "Size": 120, "Note": "says \"hi\", twice", "Code": "007"],
+                ["Name": "Bolt", "Size": 8.5, "Note": "two\nlines", "Code": -12],
+                ["Name": "Cogs", "Size": "", "Note": "", "Code": 1000.0],
+                ["Name": "Dent", "Size": "42", "Note": "plain", "Code": "0x1F"],
+            ])
     }
 
     @Test func csvRecordsOfTheWrongWidthAreNamedByLine() throws {
@@ -126,7 +132,9 @@ import Testing
         let stopped = try ToolRun.stockpot(["import", scratch.file("a"), "--soup", "items", "--index", "Name:string", "--format", "csv", input])
         #expect(stopped.status == 65)
         #expect(stopped.errors.contains("line 3: the record has 1 fields; the header has 2"), "\(stopped.errors)")
-        let skipped = try ToolRun.stockpot(["import", scratch.file("b"), "--soup", "items", "--index", "Name:string", "--format", "csv", "--skip-bad", input])
+        let skipped = try ToolRun.stockpot([
+            "import", scratch.file("b"), "--soup", "items", "--index", "Name:string", "--format", "csv", "--skip-bad", input,
+        ])
         #expect(skipped.status == 0, "\(skipped.errors)")
         #expect(skipped.errors.contains("Skipped line 4: the record has 3 fields"), "\(skipped.errors)")
         #expect(skipped.errors.contains("Skipped line 7: a quoted field does not close"), "\(skipped.errors)")

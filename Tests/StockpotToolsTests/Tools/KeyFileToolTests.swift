@@ -70,7 +70,8 @@ struct KeyFiles {
         #expect(FileManager.default.fileExists(atPath: store + "/ENCRYPTION"), "import with a key creates an encrypted store")
         #expect(!KeyFiles.anyFile(in: store, contains: "foxtrot"), "a document's words are in the store's files")
 
-        let requests = scratch.write("requests.jsonl", #"{"id":1,"op":"upsertSoupEntries","soupName":"items","entries":[{"Code":"X1","Name":"zulu yankee"}]}"# + "\n")
+        let requests = scratch.write(
+            "requests.jsonl", #"{"id":1,"op":"upsertSoupEntries","soupName":"items","entries":[{"Code":"X1","Name":"zulu yankee"}]}"# + "\n")
         let exec = try keys.run(["exec", store], key: keys.raw, delivery, inputFile: requests)
         #expect(exec.status == 0, "\(exec.errors)")
         #expect(exec.outputText.contains(#""ok":true"#), "\(exec.outputText)")

@@ -30,28 +30,37 @@ import Testing
     }
 
     static let expected: [(format: String, output: String)] = [
-        ("table", """
+        (
+            "table",
+            """
             +------------+-----+------+-----------+
             | Bolt, Co   |   8 | NULL | Hard"ware |
             | Cogs\\nLtd  |  40 |    3 |           |
             | Acme Tools | 120 |  4.5 | Retail    |
             +------------+-----+------+-----------+
 
-            """),
-        ("json", """
+            """
+        ),
+        (
+            "json",
+            """
             [
             ["Bolt, Co",8,null,"Hard\\"ware"],
             ["Cogs\\nLtd",40,3,""],
             ["Acme Tools",120,4.5,"Retail"]
             ]
 
-            """),
-        ("jsonl", """
+            """
+        ),
+        (
+            "jsonl",
+            """
             ["Bolt, Co",8,null,"Hard\\"ware"]
             ["Cogs\\nLtd",40,3,""]
             ["Acme Tools",120,4.5,"Retail"]
 
-            """),
+            """
+        ),
         ("csv", "\"Bolt, Co\",8,,\"Hard\"\"ware\"\r\n\"Cogs\nLtd\",40,3,\"\"\r\nAcme Tools,120,4.5,Retail\r\n"),
     ]
 
@@ -72,15 +81,16 @@ import Testing
         let sql = "SELECT {accounts:Name} AS name, {accounts:Size} * 2 FROM {accounts} WHERE {accounts:Size} > ? ORDER BY 2"
         let table = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--header"])
         #expect(table.status == 0, "\(table.errors)")
-        #expect(table.outputText == """
-            +------------+---------------------+
-            | name       | {accounts:Size} * 2 |
-            +------------+---------------------+
-            | Cogs\\nLtd  |                  80 |
-            | Acme Tools |                 240 |
-            +------------+---------------------+
+        #expect(
+            table.outputText == """
+                +------------+---------------------+
+                | name       | {accounts:Size} * 2 |
+                +------------+---------------------+
+                | Cogs\\nLtd  |                  80 |
+                | Acme Tools |                 240 |
+                +------------+---------------------+
 
-            """)
+                """)
         let csv = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--header", "--format", "csv"])
         #expect(csv.outputText == "name,{accounts:Size} * 2\r\n\"Cogs\nLtd\",80\r\nAcme Tools,240\r\n")
         let jsonl = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--header", "--format", "jsonl"])
@@ -93,16 +103,18 @@ import Testing
         let sql = "SELECT {accounts:Name} AS name, {accounts:Size} * 2, {accounts:Rating} FROM {accounts} WHERE {accounts:Size} > ? ORDER BY 2"
         let json = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--format", "json", "--objects"])
         #expect(json.status == 0, "\(json.errors)")
-        #expect(json.outputText == """
-            [
-            {"name":"Cogs\\nLtd","{accounts:Size} * 2":80,"{accounts:Rating}":3},
-            {"name":"Acme Tools","{accounts:Size} * 2":240,"{accounts:Rating}":4.5}
-            ]
+        #expect(
+            json.outputText == """
+                [
+                {"name":"Cogs\\nLtd","{accounts:Size} * 2":80,"{accounts:Rating}":3},
+                {"name":"Acme Tools","{accounts:Size} * 2":240,"{accounts:Rating}":4.5}
+                ]
 
-            """)
+                """)
         let jsonl = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--format", "jsonl", "--objects"])
-        #expect(jsonl.outputText == "{\"name\":\"Cogs\\nLtd\",\"{accounts:Size} * 2\":80,\"{accounts:Rating}\":3}\n"
-            + "{\"name\":\"Acme Tools\",\"{accounts:Size} * 2\":240,\"{accounts:Rating}\":4.5}\n")
+        #expect(
+            jsonl.outputText == "{\"name\":\"Cogs\\nLtd\",\"{accounts:Size} * 2\":80,\"{accounts:Rating}\":3}\n"
+                + "{\"name\":\"Acme Tools\",\"{accounts:Size} * 2\":240,\"{accounts:Rating}\":4.5}\n")
         let csv = try ToolRun.stockpot(["query", store, sql, "--arg", "10", "--format", "csv", "--objects"])
         #expect(csv.status == 64 && csv.errors.contains("'--objects' needs"), "\(csv.errors)")
     }
@@ -115,7 +127,8 @@ import Testing
             "--arg", "10", "--format", "csv", "--header",
         ])
         #expect(run.status == 0, "\(run.errors)")
-        #expect(run.outputText == "id,parent,notused,detail\r\n1,0,0,SEARCH accounts USING INDEX ON Size (Size>?)\r\n2,0,0,ORDER BY IN INDEX ORDER\r\n")
+        #expect(
+            run.outputText == "id,parent,notused,detail\r\n1,0,0,SEARCH accounts USING INDEX ON Size (Size>?)\r\n2,0,0,ORDER BY IN INDEX ORDER\r\n")
     }
 
     @Test func noRowsIsAnEmptyArrayInJSONAndNothingElsewhere() throws {

@@ -62,7 +62,10 @@ import Testing
         #expect(try ToolRun.stockpot(["dump", store, "--output", scratch.file("d.dump")]).status == 0)
         // A pid no process has (beyond pid_max), and the test's own (alive).
         let deadPID = 2_000_000_000
-        for name in ["copy.restore-\(deadPID).tmp", "copy.replaced-\(deadPID).tmp", "copy.restore-\(getpid()).tmp", "copy.restore-x.tmp", "other.restore-\(deadPID).tmp"] {
+        for name in [
+            "copy.restore-\(deadPID).tmp", "copy.replaced-\(deadPID).tmp", "copy.restore-\(getpid()).tmp", "copy.restore-x.tmp",
+            "other.restore-\(deadPID).tmp",
+        ] {
             try FileManager.default.createDirectory(atPath: scratch.file(name), withIntermediateDirectories: false)
         }
         #expect(try ToolRun.stockpot(["restore", scratch.file("copy"), scratch.file("d.dump")]).status == 0)

@@ -44,34 +44,46 @@ struct StoreDamage: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 
     static let all: [StoreDamage] = [
-        StoreDamage(name: "flipped byte in a record", plant: { store in
-            let segment = try #require(files(in: store, withSuffix: ".seg").first)
-            let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
-            try flip(segment, at: [size / 2])
-        }, words: "do not verify"),
-        StoreDamage(name: "missing blob file", plant: { store in
-            let blob = try #require(files(in: store, withSuffix: ".blob").first)
-            try FileManager.default.removeItem(atPath: blob)
-        }, words: "blob file that a record refers to is missing"),
-        StoreDamage(name: "altered blob value", plant: { store in
-            let blob = try #require(files(in: store, withSuffix: ".blob").first)
-            try flip(blob, at: [600_000])
-        }, words: "checksum"),
-        StoreDamage(name: "truncated segment", plant: { store in
-            let segment = try #require(files(in: store, withSuffix: ".seg").last)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: segment))
-            let size = try handle.seekToEnd()
-            try handle.truncate(atOffset: size - 20)
-            try handle.close()
-        }, words: "cut short by the end of the file"),
-        StoreDamage(name: "damaged snapshot", plant: { store in
-            let snapshot = try #require(files(in: store, withSuffix: ".snap").first)
-            try flip(snapshot, at: [100])
-        }, words: "snapshot"),
-        StoreDamage(name: "missing dictionary", plant: { store in
-            let dictionary = try #require(files(in: store, withSuffix: ".dict").first)
-            try FileManager.default.removeItem(atPath: dictionary)
-        }, words: "Dictionary"),
+        StoreDamage(
+            name: "flipped byte in a record",
+            plant: { store in
+                let segment = try #require(files(in: store, withSuffix: ".seg").first)
+                let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+                try flip(segment, at: [size / 2])
+            }, words: "do not verify"),
+        StoreDamage(
+            name: "missing blob file",
+            plant: { store in
+                let blob = try #require(files(in: store, withSuffix: ".blob").first)
+                try FileManager.default.removeItem(atPath: blob)
+            }, words: "blob file that a record refers to is missing"),
+        StoreDamage(
+            name: "altered blob value",
+            plant: { store in
+                let blob = try #require(files(in: store, withSuffix: ".blob").first)
+                try flip(blob, at: [600_000])
+            }, words: "checksum"),
+        StoreDamage(
+            name: "truncated segment",
+            plant: { store in
+                let segment = try #require(files(in: store, withSuffix: ".seg").last)
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: segment))
+                let size = try handle.seekToEnd()
+                try handle.truncate(atOffset: size - 20)
+                try handle.close()
+            }, words: "cut short by the end of the file"),
+        StoreDamage(
+            name: "damaged snapshot",
+            plant: { store in
+                let snapshot = try #require(files(in: store, withSuffix: ".snap").first)
+                try flip(snapshot, at: [100])
+            }, words: "snapshot"),
+        StoreDamage(
+            name: "missing dictionary",
+            plant: { store in
+                let dictionary = try #require(files(in: store, withSuffix: ".dict").first)
+                try FileManager.default.removeItem(atPath: dictionary)
+            }, words: "Dictionary"),
         StoreDamage(name: "damaged manifest", plant: { store in try flip(store + "/MANIFEST", at: [10]) }, words: "manifest"),
     ]
 }

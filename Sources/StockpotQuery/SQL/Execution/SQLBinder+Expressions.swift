@@ -161,7 +161,8 @@ extension SQLBinder {
             if let qualifier {
                 candidates = scope.tables.filter { $0.name.asciiCaseInsensitiveEquals(qualifier) }
             } else {
-                candidates = scope.tables.filter { !$0.hasAlias && $0.schema.name.utf8Equals(soup) }
+                candidates =
+                    scope.tables.filter { !$0.hasAlias && $0.schema.name.utf8Equals(soup) }
                     + scope.tables.filter { $0.hasAlias && $0.schema.name.utf8Equals(soup) }
             }
             if candidates.count > 1, qualifier == nil {

@@ -102,7 +102,8 @@ struct SQLBinder {
         let scope = Scope(tables: tables, select: select)
         let scopes = [scope] + enclosing
         bound.distinct = select.distinct
-        bound.isAggregate = !select.groupBy.isEmpty || select.having != nil
+        bound.isAggregate =
+            !select.groupBy.isEmpty || select.having != nil
             || select.columns.contains { Self.containsAggregate($0.expression) }
             || select.orderBy.contains { Self.containsAggregate($0.expression) }
         if !bound.isAggregate, select.having != nil {
@@ -112,7 +113,8 @@ struct SQLBinder {
         for column in select.columns {
             let expression = try bindExpression(column.expression, scopes, bound, .resultColumn)
             if case .column(let slot, let field, _) = expression,
-                let table = tables.first(where: { $0.slot == slot }), table.fields[field] == .document {
+                let table = tables.first(where: { $0.slot == slot }), table.fields[field] == .document
+            {
                 bound.documentColumns.insert(bound.columns.count)
             }
             bound.columns.append(expression)

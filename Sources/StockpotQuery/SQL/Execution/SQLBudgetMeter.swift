@@ -47,7 +47,8 @@ final class SQLBudgetMeter {
         guard heldBytes <= budget.memoryBytes else {
             throw QueryError(
                 .resourceLimit,
-                "The statement needs more than its memory budget of \(budget.memoryBytes) bytes for the rows it holds (sorting, grouping, DISTINCT or a hash table); nothing was changed.")
+                "The statement needs more than its memory budget of \(budget.memoryBytes) bytes for the rows it holds (sorting, grouping, DISTINCT or a hash table); nothing was changed."
+            )
         }
     }
 

@@ -72,7 +72,8 @@ extension SQLExecutor {
             // fail) once the lower one decides.
             let value = try evaluateOrFail(operand)
             let atLeastLow = SQLValue.compare(value, operand.affinity, .greaterOrEqual, try evaluateOrFail(low), low.affinity)
-            let result = atLeastLow == .false
+            let result =
+                atLeastLow == .false
                 ? SQLTruth.false
                 : atLeastLow && SQLValue.compare(value, operand.affinity, .lessOrEqual, try evaluateOrFail(high), high.affinity)
             return (negated ? !result : result).value

@@ -77,9 +77,10 @@ struct SQLJoinPlan {
             func unanswered(_ list: [BoundExpression]) -> [BoundExpression] {
                 list.enumerated().filter { !answered.contains($0.offset) }.map(\.element)
             }
-            levels.append(Level(
-                isLeft: isLeft, joinConditions: isLeft ? unanswered(joinConditions[i]) : [],
-                conditions: isLeft ? conditions[i] : unanswered(conditions[i]), access: access))
+            levels.append(
+                Level(
+                    isLeft: isLeft, joinConditions: isLeft ? unanswered(joinConditions[i]) : [],
+                    conditions: isLeft ? conditions[i] : unanswered(conditions[i]), access: access))
         }
         if !select.isAggregate, !select.distinct, let first = select.orderBy.first {
             orderFromIndex(select, first)

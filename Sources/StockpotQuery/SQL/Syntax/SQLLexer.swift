@@ -54,7 +54,8 @@ enum SQLLexer {
             case UInt8(ascii: "/") where byte(bytes, index + 1) == UInt8(ascii: "*"):
                 index += 2
                 while index < bytes.count
-                    && !(bytes[index] == UInt8(ascii: "*") && byte(bytes, index + 1) == UInt8(ascii: "/")) {
+                    && !(bytes[index] == UInt8(ascii: "*") && byte(bytes, index + 1) == UInt8(ascii: "/"))
+                {
                     index += 1
                 }
                 index = min(index + 2, bytes.count)
@@ -152,7 +153,8 @@ enum SQLLexer {
         var end = start
         var kind = SQLTokenKind.integer
         if bytes[start] == UInt8(ascii: "0"), byte(bytes, start + 1) | 0x20 == UInt8(ascii: "x"),
-            isHexDigit(byte(bytes, start + 2)) {
+            isHexDigit(byte(bytes, start + 2))
+        {
             end = start + 2
             while end < bytes.count && bytes[end] == UInt8(ascii: "0") { end += 1 }
             let significant = end

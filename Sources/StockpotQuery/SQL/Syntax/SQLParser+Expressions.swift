@@ -70,8 +70,9 @@ extension SQLParser {
             case .bitwise: throw unsupported("bitwise operators", plural: true)
             default: return
             }
-            stack.operators.append(PendingOperator(
-                op: .prefix(op), level: op == .not ? SQLLevel.not : SQLLevel.unary, position: token.start))
+            stack.operators.append(
+                PendingOperator(
+                    op: .prefix(op), level: op == .not ? SQLLevel.not : SQLLevel.unary, position: token.start))
             advance()
         }
     }
@@ -114,7 +115,8 @@ extension SQLParser {
     /// in SQLite (the literal alone is too large for an integer and reads as a real).
     mutating func prefix(_ op: SQLUnaryOperator, _ operand: Parsed, at position: Int) throws(SQLSyntaxError) -> Parsed {
         if op == .negate, case .literal(.real) = operand.expression.kind,
-            int64MinMagnitudes.contains(operand.expression.position) {
+            int64MinMagnitudes.contains(operand.expression.position)
+        {
             return Parsed(expression: SQLExpression(.literal(.integer(.min)), at: position), height: 1)
         }
         return try node(.unary(op, operand.expression), at: position, operand)
@@ -286,8 +288,9 @@ extension SQLParser {
         if at(.select) {
             let (select, height, follow) = try parseSelect()
             try expect(.rightParenthesis, Self.either(follow, ")"))
-            return try node(.inSelect(left.expression, select, negated: negated), at: start, left,
-                            Parsed(expression: left.expression, height: height))
+            return try node(
+                .inSelect(left.expression, select, negated: negated), at: start, left,
+                Parsed(expression: left.expression, height: height))
         }
         var items: [SQLExpression] = []
         var height = left.height
@@ -299,8 +302,9 @@ extension SQLParser {
             } while accept(.comma)
             try expect(.rightParenthesis, "a comma or )")
         }
-        return try node(.inList(left.expression, items, negated: negated), at: start,
-                        Parsed(expression: left.expression, height: height))
+        return try node(
+            .inList(left.expression, items, negated: negated), at: start,
+            Parsed(expression: left.expression, height: height))
     }
 
     /// A node over `children`, one higher than the tallest.

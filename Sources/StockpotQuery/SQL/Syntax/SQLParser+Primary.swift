@@ -171,7 +171,8 @@ extension SQLParser {
             try expect(.rightParenthesis, "a comma or )")
         }
         if let word = currentWord(), word == "FILTER" || word == "OVER",
-            peek(1).kind == .leftParenthesis || word == "OVER" && peek(1).kind == .identifier {
+            peek(1).kind == .leftParenthesis || word == "OVER" && peek(1).kind == .identifier
+        {
             throw unsupported(word == "OVER" ? "a window function" : "FILTER")
         }
         let call = SQLExpression(

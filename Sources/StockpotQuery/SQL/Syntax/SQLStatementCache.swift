@@ -63,7 +63,8 @@ package final class SQLStatementCache: Sendable {
         state.withLock { state in
             state.clock += 1
             if state.entries[text] == nil && state.entries.count >= capacity,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
                 state.entries[oldest] = nil
             }
             state.entries[text] = Entry(result: result, lastUse: state.clock)

@@ -3,12 +3,12 @@
 // Works on UTF-8 bytes; allocates nothing.
 
 #if arch(x86_64) || arch(i386)
-/// SQLite's `LONGDOUBLE_TYPE` on this machine: the x87 80-bit format, which SQLite uses for
-/// text-to-real conversion and for printing reals.
-typealias SQLLongDouble = Float80
+    /// SQLite's `LONGDOUBLE_TYPE` on this machine: the x87 80-bit format, which SQLite uses for
+    /// text-to-real conversion and for printing reals.
+    typealias SQLLongDouble = Float80
 #else
-/// Where the platform has no 80-bit type, doubles (SQLite's own fallback on such builds).
-typealias SQLLongDouble = Double
+    /// Where the platform has no 80-bit type, doubles (SQLite's own fallback on such builds).
+    typealias SQLLongDouble = Double
 #endif
 
 /// SQLite's readers of numbers in text.

@@ -44,12 +44,24 @@ import Testing
         ("-- {s:a\n1 /* {x */ 2 /* open", ["int:1", "int:2"]),
         ("1--x\n2", ["int:1", "int:2"]),
         ("1/**/2", ["int:1", "int:2"]),
-        ("1 .5 1. 1.5 1e3 1E+3 1e-3 .5e2 0x1f 0X1F 00x1", ["int:1", "real:.5", "real:1.", "real:1.5", "real:1e3", "real:1E+3", "real:1e-3", "real:.5e2", "hex:0x1f", "hex:0X1F", "invalid(malformedNumber):00x1"]),
+        (
+            "1 .5 1. 1.5 1e3 1E+3 1e-3 .5e2 0x1f 0X1F 00x1",
+            [
+                "int:1", "real:.5", "real:1.", "real:1.5", "real:1e3", "real:1E+3", "real:1e-3", "real:.5e2", "hex:0x1f", "hex:0X1F",
+                "invalid(malformedNumber):00x1",
+            ]
+        ),
         ("1.x", ["invalid(malformedNumber):1.x"]),
         ("1.5.3", ["real:1.5", "real:.3"]),
         ("0x", ["invalid(malformedNumber):0x"]),
         ("a.b", ["id:a", "op:.", "id:b"]),
-        ("=== !=<> <=>= <<>> || | & ~ -> ->> ->>>", ["op:==", "op:=", "op:!=", "op:<>", "op:<=", "op:>=", "op:<<", "op:>>", "op:||", "op:|", "op:&", "op:~", "op:->", "op:->>", "op:->>", "op:>"]),
+        (
+            "=== !=<> <=>= <<>> || | & ~ -> ->> ->>>",
+            [
+                "op:==", "op:=", "op:!=", "op:<>", "op:<=", "op:>=", "op:<<", "op:>>", "op:||", "op:|", "op:&", "op:~", "op:->", "op:->>", "op:->>",
+                "op:>",
+            ]
+        ),
         ("? ?? ?1", ["op:?", "op:?", "op:?", "invalid(namedPlaceholder):?1"]),
         (":", ["invalid(unrecognized)::"]),
         ("'abc", ["invalid(unterminatedString):'abc"]),

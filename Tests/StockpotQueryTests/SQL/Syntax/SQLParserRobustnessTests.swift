@@ -6,9 +6,9 @@ import Testing
 @testable import StockpotQuery
 import StockpotTestSupport
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite struct SQLParserRobustnessTests {
@@ -180,7 +180,8 @@ import Darwin
     /// A thread whose stack is too small for the parse's own budget (256 KiB): the parse
     /// must stop at the thread's real stack end, whatever the budget says, never overflow.
     @Test func deepNestingOnAThreadWithLittleStackIsRefusedNotACrash() throws {
-        let nested = "SELECT " + String(repeating: "(", count: SQLParser.maximumNesting) + "1"
+        let nested =
+            "SELECT " + String(repeating: "(", count: SQLParser.maximumNesting) + "1"
             + String(repeating: ")", count: SQLParser.maximumNesting)
         let outcome = try runOnSmallStack(bytes: 192 * 1024) { () -> String in
             do throws(SQLSyntaxError) {

@@ -9,26 +9,40 @@ import Testing
         ("SELECT 1", "SELECT 1"),
         ("select distinct {s:a} from {s}", "SELECT DISTINCT {s:a} FROM {s}"),
         ("SELECT ALL {s:a} FROM {s};", "SELECT {s:a} FROM {s}"),
-        ("SELECT {s:a} AS x, {s:b} y, {s:c} 'z', {s:d} AS \"w w\", {s:e} desc FROM {s} AS t",
-         "SELECT {s:a} AS x, {s:b} AS y, {s:c} AS z, {s:d} AS w w, {s:e} AS desc FROM {s} t"),
+        (
+            "SELECT {s:a} AS x, {s:b} y, {s:c} 'z', {s:d} AS \"w w\", {s:e} desc FROM {s} AS t",
+            "SELECT {s:a} AS x, {s:b} AS y, {s:c} AS z, {s:d} AS w w, {s:e} AS desc FROM {s} t"
+        ),
         ("SELECT 1 AS left, 2 AS [x y], 3 [z]", "SELECT 1 AS left, 2 AS x y, 3 AS z"),
         ("SELECT {a:x}, {b:y} FROM {a}, {b} other", "SELECT {a:x}, {b:y} FROM {a} JOIN {b} other"),
         ("SELECT 1 FROM {a}, {b} ON {a:x} = {b:x}", "SELECT 1 FROM {a} JOIN {b} ON (= {a:x} {b:x})"),
-        ("SELECT 1 FROM {a} JOIN {b} ON {a:x} = {b:y} INNER JOIN {c} CROSS JOIN {d} x",
-         "SELECT 1 FROM {a} JOIN {b} ON (= {a:x} {b:y}) JOIN {c} JOIN {d} x"),
-        ("SELECT 1 FROM {a} LEFT JOIN {b} ON 1 LEFT OUTER JOIN {c} AS c ON c.{c:k} = {a}.{a:k}",
-         "SELECT 1 FROM {a} LEFT JOIN {b} ON 1 LEFT JOIN {c} c ON (= c.{c:k} a.{a:k})"),
-        ("SELECT mgr.{employees:name} FROM {employees} AS e JOIN {employees} AS mgr ON e.{employees:manager} = mgr.{employees:id}",
-         "SELECT mgr.{employees:name} FROM {employees} e JOIN {employees} mgr ON (= e.{employees:manager} mgr.{employees:id})"),
-        ("SELECT {s:a} FROM {s} WHERE {s:a} > 1 AND {s:b} = 'x'",
-         "SELECT {s:a} FROM {s} WHERE (AND (> {s:a} 1) (= {s:b} 'x'))"),
-        ("SELECT {s:a}, count(*) AS n FROM {s} GROUP BY {s:a}, 2 HAVING n > 1 ORDER BY n DESC, {s:a} ASC, 1 LIMIT 10 OFFSET 5",
-         "SELECT {s:a}, count(*) AS n FROM {s} GROUP BY {s:a}, 2 HAVING (> #n 1) ORDER BY #n DESC, {s:a}, 1 LIMIT 10 OFFSET 5"),
+        (
+            "SELECT 1 FROM {a} JOIN {b} ON {a:x} = {b:y} INNER JOIN {c} CROSS JOIN {d} x",
+            "SELECT 1 FROM {a} JOIN {b} ON (= {a:x} {b:y}) JOIN {c} JOIN {d} x"
+        ),
+        (
+            "SELECT 1 FROM {a} LEFT JOIN {b} ON 1 LEFT OUTER JOIN {c} AS c ON c.{c:k} = {a}.{a:k}",
+            "SELECT 1 FROM {a} LEFT JOIN {b} ON 1 LEFT JOIN {c} c ON (= c.{c:k} a.{a:k})"
+        ),
+        (
+            "SELECT mgr.{employees:name} FROM {employees} AS e JOIN {employees} AS mgr ON e.{employees:manager} = mgr.{employees:id}",
+            "SELECT mgr.{employees:name} FROM {employees} e JOIN {employees} mgr ON (= e.{employees:manager} mgr.{employees:id})"
+        ),
+        (
+            "SELECT {s:a} FROM {s} WHERE {s:a} > 1 AND {s:b} = 'x'",
+            "SELECT {s:a} FROM {s} WHERE (AND (> {s:a} 1) (= {s:b} 'x'))"
+        ),
+        (
+            "SELECT {s:a}, count(*) AS n FROM {s} GROUP BY {s:a}, 2 HAVING n > 1 ORDER BY n DESC, {s:a} ASC, 1 LIMIT 10 OFFSET 5",
+            "SELECT {s:a}, count(*) AS n FROM {s} GROUP BY {s:a}, 2 HAVING (> #n 1) ORDER BY #n DESC, {s:a}, 1 LIMIT 10 OFFSET 5"
+        ),
         ("SELECT count(*) FROM {s} HAVING count(*) > 0", "SELECT count(*) FROM {s} HAVING (> count(*) 0)"),
         ("SELECT 1 LIMIT 5, 10", "SELECT 1 LIMIT 10 OFFSET 5"),
         ("SELECT 1 LIMIT ?", "SELECT 1 LIMIT ?0"),
-        ("SELECT {s:a} FROM {s} WHERE {s:a} IN (SELECT {t:a} FROM {t} WHERE {t:b} = ? ORDER BY 1 LIMIT 3) AND {s:c} = ?",
-         "SELECT {s:a} FROM {s} WHERE (AND (IN {s:a} (SELECT {t:a} FROM {t} WHERE (= {t:b} ?0) ORDER BY 1 LIMIT 3)) (= {s:c} ?1))"),
+        (
+            "SELECT {s:a} FROM {s} WHERE {s:a} IN (SELECT {t:a} FROM {t} WHERE {t:b} = ? ORDER BY 1 LIMIT 3) AND {s:c} = ?",
+            "SELECT {s:a} FROM {s} WHERE (AND (IN {s:a} (SELECT {t:a} FROM {t} WHERE (= {t:b} ?0) ORDER BY 1 LIMIT 3)) (= {s:c} ?1))"
+        ),
         ("SELECT 1;;  ;", "SELECT 1"),
         (";SELECT 1", "SELECT 1"),
     ]
@@ -84,8 +98,9 @@ import Testing
     @Test func placeholdersAreNumberedInTextOrder() throws {
         let select = try SQLParser.parse(
             "SELECT ?, {s:a} FROM {s} WHERE {s:a} IN (?, ?) AND {s:b} IN (SELECT ? FROM {t}) ORDER BY ? LIMIT ? OFFSET ?")
-        #expect(SQLTreeRendering.render(select)
-            == "SELECT ?0, {s:a} FROM {s} WHERE (AND (IN {s:a} [?1 ?2]) (IN {s:b} (SELECT ?3 FROM {t}))) ORDER BY ?4 LIMIT ?5 OFFSET ?6")
+        #expect(
+            SQLTreeRendering.render(select)
+                == "SELECT ?0, {s:a} FROM {s} WHERE (AND (IN {s:a} [?1 ?2]) (IN {s:b} (SELECT ?3 FROM {t}))) ORDER BY ?4 LIMIT ?5 OFFSET ?6")
     }
 
     @Test func positionsAreByteOffsets() throws {
@@ -98,9 +113,12 @@ import Testing
         #expect(right == SQLExpression(.unary(.negate, SQLExpression(.literal(.integer(1)), at: 24)), at: 23))
         let from = try #require(select.from)
         #expect(from.first == SQLSoupReference(soup: "s", alias: "t", position: 31))
-        #expect(from.joins == [SQLJoin(
-            kind: .left, soup: SQLSoupReference(soup: "u", position: 50),
-            on: SQLExpression(.match(.soup(qualifier: "u", position: 57), SQLExpression(.literal(.text("x")), at: 67)), at: 57))])
+        #expect(
+            from.joins == [
+                SQLJoin(
+                    kind: .left, soup: SQLSoupReference(soup: "u", position: 50),
+                    on: SQLExpression(.match(.soup(qualifier: "u", position: 57), SQLExpression(.literal(.text("x")), at: 67)), at: 57))
+            ])
     }
 
     @Test func resultColumnTextIsTheExpressionAsWritten() throws {
@@ -113,14 +131,17 @@ import Testing
         let select = try SQLParser.parse("SELECT DISTINCT {s:a} AS k FROM {s} WHERE {s:b} = ? ORDER BY k DESC LIMIT 2")
         let expected = SQLSelect(
             distinct: true,
-            columns: [SQLResultColumn(
-                expression: SQLExpression(.path(SQLPathReference(qualifier: nil, soup: "s", path: "a", position: 16)), at: 16),
-                alias: "k", text: "{s:a}")],
+            columns: [
+                SQLResultColumn(
+                    expression: SQLExpression(.path(SQLPathReference(qualifier: nil, soup: "s", path: "a", position: 16)), at: 16),
+                    alias: "k", text: "{s:a}")
+            ],
             from: SQLFrom(first: SQLSoupReference(soup: "s", position: 32)),
-            whereCondition: SQLExpression(.binary(
-                .equal,
-                SQLExpression(.path(SQLPathReference(qualifier: nil, soup: "s", path: "b", position: 42)), at: 42),
-                SQLExpression(.parameter(index: 0), at: 50)), at: 42),
+            whereCondition: SQLExpression(
+                .binary(
+                    .equal,
+                    SQLExpression(.path(SQLPathReference(qualifier: nil, soup: "s", path: "b", position: 42)), at: 42),
+                    SQLExpression(.parameter(index: 0), at: 50)), at: 42),
             orderBy: [SQLOrderingTerm(expression: SQLExpression(.name("k"), at: 61), descending: true)],
             limit: SQLExpression(.literal(.integer(2)), at: 74))
         #expect(select == expected)

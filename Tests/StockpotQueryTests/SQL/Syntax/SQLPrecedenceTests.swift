@@ -5,9 +5,9 @@
 import CSQLite
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 @testable import StockpotQuery
 import StockpotTestSupport
@@ -15,33 +15,33 @@ import StockpotTestSupport
 @Suite struct SQLPrecedenceTests {
     /// Each grouping was confirmed with sqlite3 3.40 (the value SQLite gives is in the comment).
     static let groupings: [(String, String)] = [
-        ("1 = 1 < 2", "(= 1 (< 1 2))"),                              // 1
-        ("NOT 1 = 2", "(NOT (= 1 2))"),                              // 1
-        ("1 BETWEEN 0 AND 2 = 1", "(= (BETWEEN 1 0 2) 1)"),          // 1
-        ("'a' || 1 + 2", "(+ (|| 'a' 1) 2)"),                        // 2
-        ("-2 * 3 || 'x'", "(* (- 2) (|| 3 'x'))"),                   // -6
-        ("1 + NOT 0 = 0", "(+ 1 (NOT (= 0 0)))"),                    // 1
-        ("5 - 3 - 1", "(- (- 5 3) 1)"),                              // 1
-        ("12 / 3 / 2", "(/ (/ 12 3) 2)"),                            // 2
-        ("7 % 4 * 2", "(* (% 7 4) 2)"),                              // 6
-        ("1 = 2 = 0", "(= (= 1 2) 0)"),                              // 1
-        ("3 < 2 < 1", "(< (< 3 2) 1)"),                              // 1
-        ("NOT 0 OR 1 AND 0", "(OR (NOT 0) (AND 1 0))"),              // 1
-        ("NOT 0 AND 0", "(AND (NOT 0) 0)"),                          // 0
+        ("1 = 1 < 2", "(= 1 (< 1 2))"),  // 1
+        ("NOT 1 = 2", "(NOT (= 1 2))"),  // 1
+        ("1 BETWEEN 0 AND 2 = 1", "(= (BETWEEN 1 0 2) 1)"),  // 1
+        ("'a' || 1 + 2", "(+ (|| 'a' 1) 2)"),  // 2
+        ("-2 * 3 || 'x'", "(* (- 2) (|| 3 'x'))"),  // -6
+        ("1 + NOT 0 = 0", "(+ 1 (NOT (= 0 0)))"),  // 1
+        ("5 - 3 - 1", "(- (- 5 3) 1)"),  // 1
+        ("12 / 3 / 2", "(/ (/ 12 3) 2)"),  // 2
+        ("7 % 4 * 2", "(* (% 7 4) 2)"),  // 6
+        ("1 = 2 = 0", "(= (= 1 2) 0)"),  // 1
+        ("3 < 2 < 1", "(< (< 3 2) 1)"),  // 1
+        ("NOT 0 OR 1 AND 0", "(OR (NOT 0) (AND 1 0))"),  // 1
+        ("NOT 0 AND 0", "(AND (NOT 0) 0)"),  // 0
         ("a OR b AND c OR d", "(OR (OR #a (AND #b #c)) #d)"),
-        ("1 IN (1) IN (1)", "(IN (IN 1 [1]) [1])"),                  // 1
-        ("1 = - - 1", "(= 1 (- (- 1)))"),                            // 1
+        ("1 IN (1) IN (1)", "(IN (IN 1 [1]) [1])"),  // 1
+        ("1 = - - 1", "(= 1 (- (- 1)))"),  // 1
         ("- 1 || 2", "(|| (- 1) 2)"),
-        ("1 ISNULL = 0", "(= (ISNULL 1) 0)"),                        // 1
-        ("1 NOT NULL = 1", "(= (NOTNULL 1) 1)"),                     // 1
-        ("NULL IS NULL + 1", "(IS NULL (+ NULL 1))"),                // 1
-        ("2 BETWEEN NOT 0 AND 3", "(BETWEEN 2 (NOT 0) 3)"),          // 1
-        ("5 BETWEEN 1 = 1 AND 6", "(BETWEEN 5 (= 1 1) 6)"),          // 1
-        ("1 BETWEEN 0 AND 2 BETWEEN 1 AND 1", "(BETWEEN (BETWEEN 1 0 2) 1 1)"), // 1
+        ("1 ISNULL = 0", "(= (ISNULL 1) 0)"),  // 1
+        ("1 NOT NULL = 1", "(= (NOTNULL 1) 1)"),  // 1
+        ("NULL IS NULL + 1", "(IS NULL (+ NULL 1))"),  // 1
+        ("2 BETWEEN NOT 0 AND 3", "(BETWEEN 2 (NOT 0) 3)"),  // 1
+        ("5 BETWEEN 1 = 1 AND 6", "(BETWEEN 5 (= 1 1) 6)"),  // 1
+        ("1 BETWEEN 0 AND 2 BETWEEN 1 AND 1", "(BETWEEN (BETWEEN 1 0 2) 1 1)"),  // 1
         ("x BETWEEN a BETWEEN b AND c AND d", "(BETWEEN #x (BETWEEN #a #b #c) #d)"),
         ("x BETWEEN 0 AND 1 AND y", "(AND (BETWEEN #x 0 1) #y)"),
         ("x BETWEEN 0 AND NOT 1 = 1", "(BETWEEN #x 0 (NOT (= 1 1)))"),
-        ("'x' LIKE 'X' ESCAPE 'a' = 0", "(= (LIKE 'x' 'X' ESCAPE 'a') 0)"), // 0
+        ("'x' LIKE 'X' ESCAPE 'a' = 0", "(= (LIKE 'x' 'X' ESCAPE 'a') 0)"),  // 0
         ("x LIKE a < b ESCAPE c || d", "(LIKE #x (< #a #b) ESCAPE (|| #c #d))"),
         ("x NOT LIKE y = 1", "(= (NOT LIKE #x #y) 1)"),
         ("x IS NOT NOT 1 = 1", "(IS NOT #x (NOT (= 1 1)))"),
@@ -58,8 +58,8 @@ import StockpotTestSupport
         ("NOT {s:a} MATCH 'a'", "(NOT (MATCH {s:a} 'a'))"),
         ("CASE WHEN 1 THEN 2 END + 1", "(+ (CASE (WHEN 1 2)) 1)"),
         ("(1 + 2) * 3", "(* (+ 1 2) 3)"),
-        ("5 IS (1 NOT IN ())", "(IS (NOT (NOT 5)) 1)"),              // 1: SQLite reads NOT IN () as TRUE
-        ("5 IS NOT (1 IN ())", "(IS NOT (NOT 5) 1)"),                // 1: and IN () as FALSE
+        ("5 IS (1 NOT IN ())", "(IS (NOT (NOT 5)) 1)"),  // 1: SQLite reads NOT IN () as TRUE
+        ("5 IS NOT (1 IN ())", "(IS NOT (NOT 5) 1)"),  // 1: and IN () as FALSE
     ]
 
     @Test(arguments: groupings)
@@ -115,18 +115,24 @@ import StockpotTestSupport
 
 /// Random operator soups over small integers, strings, NULL, TRUE and FALSE.
 enum OperatorSoup {
-    static let binary = ["+", "-", "*", "/", "%", "||", "=", "==", "!=", "<>", "<", "<=", ">", ">=",
-                         "AND", "OR", "IS", "IS NOT", "IS NOT DISTINCT FROM", "LIKE", "NOT LIKE"]
-    static let postfix = ["ISNULL", "NOTNULL", "NOT NULL", "IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE",
-                          "IS NOT TRUE", "IS NOT FALSE"]
+    static let binary = [
+        "+", "-", "*", "/", "%", "||", "=", "==", "!=", "<>", "<", "<=", ">", ">=",
+        "AND", "OR", "IS", "IS NOT", "IS NOT DISTINCT FROM", "LIKE", "NOT LIKE",
+    ]
+    static let postfix = [
+        "ISNULL", "NOTNULL", "NOT NULL", "IS NULL", "IS NOT NULL", "IS TRUE", "IS FALSE",
+        "IS NOT TRUE", "IS NOT FALSE",
+    ]
     static let atoms = ["0", "1", "2", "3", "-1", "NULL", "'2'", "'a'", "'1a'", "TRUE", "FALSE"]
 
     static func expression(_ random: inout SeededRandom, depth: Int) -> String {
         var parts = [term(&random, depth: depth)]
         for _ in 0..<random.below(5) {
             switch random.below(12) {
-            case 0: parts.append((random.below(3) == 0 ? "NOT " : "") + "BETWEEN " + term(&random, depth: depth)
-                                 + " AND " + term(&random, depth: depth))
+            case 0:
+                parts.append(
+                    (random.below(3) == 0 ? "NOT " : "") + "BETWEEN " + term(&random, depth: depth)
+                        + " AND " + term(&random, depth: depth))
             case 1:
                 let items = (0..<random.below(4)).map { _ in term(&random, depth: depth + 1) }
                 parts.append((random.below(3) == 0 ? "NOT " : "") + "IN (" + items.joined(separator: ", ") + ")")
@@ -177,7 +183,8 @@ final class ExpressionOracle {
     func evaluate(_ expression: String) -> Value?? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, "SELECT " + expression, -1, &statement, nil) == SQLITE_OK,
-            let statement else { return nil }
+            let statement
+        else { return nil }
         defer { sqlite3_finalize(statement) }
         guard sqlite3_step(statement) == SQLITE_ROW else { return .some(nil) }
         switch sqlite3_column_type(statement, 0) {

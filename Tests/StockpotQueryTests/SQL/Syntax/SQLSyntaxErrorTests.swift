@@ -20,8 +20,9 @@ import Testing
         #expect(error.position == 21)
         #expect(error.near == "FORM")
         #expect(error.expected == "FROM, WHERE, GROUP BY, ORDER BY, LIMIT or the end of the statement")
-        #expect(error.message
-            == "Syntax error at character 21 near \"FORM\": expected FROM, WHERE, GROUP BY, ORDER BY, LIMIT or the end of the statement.")
+        #expect(
+            error.message
+                == "Syntax error at character 21 near \"FORM\": expected FROM, WHERE, GROUP BY, ORDER BY, LIMIT or the end of the statement.")
         #expect(error.description.hasPrefix("smart_sql_syntax: Syntax error at character 21"))
     }
 

@@ -58,9 +58,10 @@ enum SQLTreeRendering {
     static func render(_ select: SQLSelect) -> String {
         var parts = ["SELECT"]
         if select.distinct { parts.append("DISTINCT") }
-        parts.append(select.columns.map { column in
-            render(column.expression) + (column.alias.map { " AS " + $0 } ?? "")
-        }.joined(separator: ", "))
+        parts.append(
+            select.columns.map { column in
+                render(column.expression) + (column.alias.map { " AS " + $0 } ?? "")
+            }.joined(separator: ", "))
         if let from = select.from {
             var text = "FROM " + render(from.first)
             for join in from.joins {

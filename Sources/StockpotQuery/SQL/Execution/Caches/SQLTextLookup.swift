@@ -4,9 +4,9 @@
 // kept per version (as the columns are, SQLColumnCache).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import StockpotIndex
 import Synchronization

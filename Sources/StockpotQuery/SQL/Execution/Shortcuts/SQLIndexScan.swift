@@ -80,9 +80,10 @@ final class SQLIndexScan {
         limit = select.limit
         self.sources = sources
         self.fieldsByID = fieldsByID
-        let walkedHoldsText = SQLAccessPlanner.orderedIndexSpec(of: walked, in: table.schema).map { spec in
-            spec >= 0 && (table.schema.types[spec] == .string || table.schema.types[spec] == .json1)
-        } ?? false
+        let walkedHoldsText =
+            SQLAccessPlanner.orderedIndexSpec(of: walked, in: table.schema).map { spec in
+                spec >= 0 && (table.schema.types[spec] == .string || table.schema.types[spec] == .json1)
+            } ?? false
         readsWalked = walkedHoldsText && sources.contains { if case .walked = $0 { true } else { false } }
     }
 
@@ -195,9 +196,11 @@ final class SQLIndexScan {
     /// the statement's memo (one lock, its content version compared, a weak load per column).
     private func cachedRowSources(_ soup: any SQLSoup, walked index: OrderedIndex) -> SQLScanRowSources? {
         if let remembered = lastColumns.rowSources(
-            soupVersion: soup.contentVersion, walked: index, readsWalked: readsWalked, byID: { position in
-            SQLAccessPlanner.orderedIndex(of: table.fields[fieldsByID[position]], in: soup, schema: table.schema)?.versionToken
-        }) {
+            soupVersion: soup.contentVersion, walked: index, readsWalked: readsWalked,
+            byID: { position in
+                SQLAccessPlanner.orderedIndex(of: table.fields[fieldsByID[position]], in: soup, schema: table.schema)?.versionToken
+            })
+        {
             return remembered
         }
         var indexes: [OrderedIndex?] = []
