@@ -32,7 +32,7 @@ enum ResultsMarkdown {
 
     /// The runs the page draws on: one line per results file.
     private static func runs(_ files: [ResultsFile]) -> String {
-        var out = "| run (`Benchmarks/results/<run>.jsonl`) | machine | started | accounts | processes a row | timed calls a process |\n"
+        var out = "| run (`Benchmarks/results/<run>.jsonl`) | machine | started | accounts | processes a row | timed seconds of a read row |\n"
         out += "|---|---|---|---:|---:|---:|\n"
         for file in files {
             out += "| `\(file.name)` | \(file.cpu) | \(file.text(file.run, "date")) | \(grouped(file.documents))"
