@@ -9,7 +9,7 @@
 SWIFT ?= swift
 BENCH_ARGS ?=
 
-.PHONY: all deps build demo test docs crash crash-convert query-soak sql-soak sync-soak bench bench-queries bench-queries-1m bench-sql bench-report \
+.PHONY: all deps build demo test docs format crash crash-convert query-soak sql-soak sync-soak bench bench-queries bench-queries-1m bench-sql bench-report \
 	bench-report-1m bench-tables clean \
 	fuzz fuzz-build sanitize sanitize-thread sanitize-address
 
@@ -37,9 +37,15 @@ demo: deps
 # process left running is stopped afterwards.
 test: deps
 	bash Tools/check-layers.sh
+	bash Tools/lint.sh $(SWIFT)
 	bash Tools/build-tests.sh $(SWIFT)
 	bash Tools/build-docs.sh $(SWIFT) .build/docs
 	$(SWIFT) test --skip-build; rc=$$?; bash Tools/stop-test-postgres.sh; exit $$rc
+
+# Formats every Swift file with the toolchain's swift-format and .swift-format; `make test`
+# fails while any file is not formatted so (Tools/lint.sh).
+format:
+	bash Tools/lint.sh $(SWIFT) --fix
 
 # The DocC reference and articles (Sources/Stockpot/Stockpot.docc) as a static site in
 # DOCS_OUTPUT; fails on any DocC warning (Tools/build-docs.sh). `make test` builds it too.
@@ -138,7 +144,8 @@ bench-report: deps
 PAGE_RESULTS = $(addprefix Benchmarks/results/, 2026-12-04-25ea543eac8f.jsonl 2026-12-04-384d6288c3db.jsonl \
 	2026-12-04-df7986bb9966-dirty.jsonl 2026-12-04-6cf9c2c02482.jsonl 2026-12-04-29676ea73b62.jsonl \
 	2026-12-04-5c2544ef16b6.jsonl 2026-12-06-b9fe9b03130d.jsonl 2026-12-06-705710540052.jsonl \
-	2026-12-06-6580f4e2ae7b.jsonl 2026-12-06-105e1185c256.jsonl)
+	2026-12-06-6580f4e2ae7b.jsonl 2026-12-06-105e1185c256.jsonl \
+	2026-12-06-969c5fc71441.jsonl)
 bench-tables:
 	$(SWIFT) build -c release --product stockpot-bench
 	.build/release/stockpot-bench tables $(PAGE_RESULTS) --page docs/benchmarks.md

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The toolchain's swift-format, with the house style of .swift-format (4-space indents, lines up
 # to 150 characters, the rules that agree with the house style), over every Swift file: `make
-# test` fails on any finding, so the tree stays formatted. `Tools/lint.sh --fix` rewrites the
-# files in place instead.
+# test` fails on any finding, so the tree stays formatted. `Tools/lint.sh SWIFT --fix` rewrites
+# the files in place instead (`make format`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift=${1:-swift}

@@ -31,8 +31,9 @@ if CommandLine.arguments.dropFirst().first == "report" {
 }
 if CommandLine.arguments.dropFirst().first == "tables" {
     if CommandLine.arguments.dropFirst(2).contains(where: { $0 == "-h" || $0 == "--help" }) {
-        print(ResultsTables.usage + "\n\nPrints the results page's generated part from RESULTS files, or writes it into PAGE"
-            + " between its <!-- results:begin --> and <!-- results:end --> lines.")
+        print(
+            ResultsTables.usage + "\n\nPrints the results page's generated part from RESULTS files, or writes it into PAGE"
+                + " between its <!-- results:begin --> and <!-- results:end --> lines.")
         exit(0)
     }
     let command: ResultsTables

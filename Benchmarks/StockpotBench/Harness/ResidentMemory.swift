@@ -75,8 +75,14 @@ enum ResidentMemory {
             if let first = fields.first, first.contains("-"), first.first?.isHexDigit == true {
                 // A mapping's header: "start-end perms offset dev inode [path]".
                 let path = fields.count >= 6 ? fields[5].trimmingCharacters(in: .whitespacesAndNewlines) : ""
-                kind = path.isEmpty ? "anonymous" : path == "[heap]" ? "heap" : path.hasPrefix("[stack") ? "stack"
-                    : path.hasPrefix("[") ? path : path.hasSuffix(".so") || path.contains(".so.") ? "libraries" : "files"
+                kind =
+                    path.isEmpty
+                    ? "anonymous"
+                    : path == "[heap]"
+                        ? "heap"
+                        : path.hasPrefix("[stack")
+                            ? "stack"
+                            : path.hasPrefix("[") ? path : path.hasSuffix(".so") || path.contains(".so.") ? "libraries" : "files"
             } else if fields.first == "Rss:", fields.count >= 2, let kilobytes = Int(fields[1]) {
                 totals[kind, default: 0] += kilobytes
             }

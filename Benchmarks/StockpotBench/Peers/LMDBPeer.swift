@@ -113,7 +113,8 @@ final class LMDBPeer: KeyValuePeer {
         var start = start
         var key = PeerMDBVal(mv_size: 0, mv_data: nil), value = PeerMDBVal(mv_size: 0, mv_data: nil)
         // LMDB rejects an empty key: an empty start means the first entry.
-        var status = start.isEmpty
+        var status =
+            start.isEmpty
             ? cursorGet(cursor, &key, &value, Constant.first)
             : start.withUnsafeMutableBytes { bytes in
                 key = PeerMDBVal(mv_size: bytes.count, mv_data: bytes.baseAddress)
@@ -121,8 +122,9 @@ final class LMDBPeer: KeyValuePeer {
             }
         var visited = 0
         while status == 0, visited < limit {
-            body([UInt8](UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)),
-                 [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)))
+            body(
+                [UInt8](UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)),
+                [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)))
             visited += 1
             status = cursorGet(cursor, &key, &value, Constant.next)
         }

@@ -134,8 +134,9 @@ final class LSMPeer: KeyValuePeer {
         while visited < limit, valid(iterator) != 0 {
             var keyLength = 0, valueLength = 0
             let keyBytes = key(iterator, &keyLength), valueBytes = value(iterator, &valueLength)
-            body([UInt8](UnsafeRawBufferPointer(start: keyBytes, count: keyLength)),
-                 [UInt8](UnsafeRawBufferPointer(start: valueBytes, count: valueLength)))
+            body(
+                [UInt8](UnsafeRawBufferPointer(start: keyBytes, count: keyLength)),
+                [UInt8](UnsafeRawBufferPointer(start: valueBytes, count: valueLength)))
             visited += 1
             next(iterator)
         }

@@ -14,26 +14,28 @@ enum MachineFacts {
         var name = utsname()
         uname(&name)
         let kernel = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        return .object(JSONObject([
-            ("cores", .integer(Int64(ProcessInfo.processInfo.activeProcessorCount))),
-            ("memoryBytes", .integer(Int64(ProcessInfo.processInfo.physicalMemory))),
-            ("cpu", .string(cpuModel())),
-            ("kernel", .string(kernel)),
-            ("directory", .string(directory)),
-            ("fileSystem", .string(fileSystem)),
-            ("mountOptions", .string(mountOptions)),
-        ]))
+        return .object(
+            JSONObject([
+                ("cores", .integer(Int64(ProcessInfo.processInfo.activeProcessorCount))),
+                ("memoryBytes", .integer(Int64(ProcessInfo.processInfo.physicalMemory))),
+                ("cpu", .string(cpuModel())),
+                ("kernel", .string(kernel)),
+                ("directory", .string(directory)),
+                ("fileSystem", .string(fileSystem)),
+                ("mountOptions", .string(mountOptions)),
+            ]))
     }
 
     /// Versions of Swift and the peers, as a JSON object.
     static func versions() -> JSONValue {
-        .object(JSONObject([
-            ("swift", .string(firstLine(run("swift", ["--version"])) ?? "unknown")),
-            ("sqlite", .string(String(cString: sqlite3_libversion()))),
-            ("rocksdb", .string(debianVersion("librocksdb-dev"))),
-            ("leveldb", .string(debianVersion("libleveldb-dev"))),
-            ("lmdb", .string(debianVersion("liblmdb-dev"))),
-        ]))
+        .object(
+            JSONObject([
+                ("swift", .string(firstLine(run("swift", ["--version"])) ?? "unknown")),
+                ("sqlite", .string(String(cString: sqlite3_libversion()))),
+                ("rocksdb", .string(debianVersion("librocksdb-dev"))),
+                ("leveldb", .string(debianVersion("libleveldb-dev"))),
+                ("lmdb", .string(debianVersion("liblmdb-dev"))),
+            ]))
     }
 
     /// The file system type and mount options of the longest mount point holding `path`.

@@ -113,10 +113,12 @@ struct ReportCommand {
                     failures += 1
                     let error = child.error.split(separator: "\n").last { $0.contains("Error") }.map(String.init) ?? "exit \(child.status)"
                     progress("process \(process + 1)/\(processes) \(row.name): FAILED: \(error)")
-                    lines.append(.object(JSONObject([
-                        ("kind", .string("failure")), ("row", .string(row.name)), ("process", .integer(Int64(process))),
-                        ("error", .string(error)),
-                    ])))
+                    lines.append(
+                        .object(
+                            JSONObject([
+                                ("kind", .string("failure")), ("row", .string(row.name)), ("process", .integer(Int64(process))),
+                                ("error", .string(error)),
+                            ])))
                     continue
                 }
                 result["kind"] = .string("sample")
@@ -127,8 +129,10 @@ struct ReportCommand {
                 result["processSeconds"] = .double((seconds * 10).rounded() / 10)
                 samples[row.name, default: []].append(result)
                 lines.append(.object(result))
-                progress(String(format: "process %d/%d %@: %.2fx (%.0f s)", process + 1, processes, row.name,
-                                result["ratio"]?.numberValue ?? 0, seconds))
+                progress(
+                    String(
+                        format: "process %d/%d %@: %.2fx (%.0f s)", process + 1, processes, row.name,
+                        result["ratio"]?.numberValue ?? 0, seconds))
             }
         }
         for row in rows {
@@ -154,17 +158,18 @@ struct ReportCommand {
 
     /// The first line of the results file: when, which commit, how, on what.
     private func runFacts(directory: String, started: Date, commit: String) -> JSONValue {
-        .object(JSONObject([
-            ("kind", .string("run")),
-            ("date", .string(ISO8601DateFormatter().string(from: started))),
-            ("commit", .string(commit)),
-            ("documents", .integer(Int64(documentCount))),
-            ("seed", .integer(Int64(seed))),
-            ("processes", .integer(Int64(processes))),
-            ("timedSeconds", .double(timedSeconds)),
-            ("machine", MachineFacts.json(directory: NSTemporaryDirectory())),
-            ("versions", MachineFacts.versions()),
-        ]))
+        .object(
+            JSONObject([
+                ("kind", .string("run")),
+                ("date", .string(ISO8601DateFormatter().string(from: started))),
+                ("commit", .string(commit)),
+                ("documents", .integer(Int64(documentCount))),
+                ("seed", .integer(Int64(seed))),
+                ("processes", .integer(Int64(processes))),
+                ("timedSeconds", .double(timedSeconds)),
+                ("machine", MachineFacts.json(directory: NSTemporaryDirectory())),
+                ("versions", MachineFacts.versions()),
+            ]))
     }
 
     /// `YYYY-MM-DD-<short commit>.jsonl`.
@@ -179,9 +184,13 @@ struct ReportCommand {
     /// package manifest, Sources, Benchmarks) has uncommitted changes.
     static func commit() -> String {
         let hash = MachineFacts.run("git", ["rev-parse", "--short=12", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let status = MachineFacts.run(
-            "git", ["status", "--porcelain", "--untracked-files=no", "--", "Package.swift", "Sources", "Benchmarks/StockpotBench",
-                    "Benchmarks/CSQLite", "Benchmarks/CPeers"]) ?? ""
+        let status =
+            MachineFacts.run(
+                "git",
+                [
+                    "status", "--porcelain", "--untracked-files=no", "--", "Package.swift", "Sources", "Benchmarks/StockpotBench",
+                    "Benchmarks/CSQLite", "Benchmarks/CPeers",
+                ]) ?? ""
         return (hash ?? "unknown") + (status.isEmpty ? "" : "-dirty")
     }
 

@@ -34,9 +34,15 @@ enum ReportSummary {
             for name in sample["extras"]?.objectValue?.keys ?? [] where !names.contains(name) { names.append(name) }
         }
         if !names.isEmpty {
-            members.append(("extras", .object(JSONObject(names.map { name in
-                (name, .double(rounded(Stopwatch.median(samples.compactMap { $0["extras"]?[name]?.numberValue }))))
-            }))))
+            members.append(
+                (
+                    "extras",
+                    .object(
+                        JSONObject(
+                            names.map { name in
+                                (name, .double(rounded(Stopwatch.median(samples.compactMap { $0["extras"]?[name]?.numberValue }))))
+                            }))
+                ))
         }
         if let target = samples.first?["target"]?.numberValue {
             members += [("target", .double(target)), ("met", .bool(median >= target))]

@@ -35,7 +35,8 @@ enum ResultsMarkdown {
         var out = "| run (`Benchmarks/results/<run>.jsonl`) | machine | started | accounts | processes a row | timed seconds of a read row |\n"
         out += "|---|---|---|---:|---:|---:|\n"
         for file in files {
-            out += "| `\(file.name)` | \(file.cpu) | \(file.text(file.run, "date")) | \(grouped(file.documents))"
+            out +=
+                "| `\(file.name)` | \(file.cpu) | \(file.text(file.run, "date")) | \(grouped(file.documents))"
                 + " | \(file.text(file.run, "processes")) | \(file.text(file.run, "timedSeconds")) s |\n"
         }
         return out
@@ -55,16 +56,19 @@ enum ResultsMarkdown {
         let hasCPU = rows.contains { $0.summary["cpuRatio"] != nil }
         let space = rows.contains { $0.summary["extras"]?["stockpotSpaceAmplification"] != nil }
         let write = rows.contains { $0.summary["extras"]?["stockpotWriteAmplification"] != nil }
-        var out = "| row | run | Stockpot | baseline | ratio, median [min-max] |" + (hasCPU ? " CPU ratio [min-max] |" : "")
+        var out =
+            "| row | run | Stockpot | baseline | ratio, median [min-max] |" + (hasCPU ? " CPU ratio [min-max] |" : "")
             + (space ? " space amp. |" : "") + (write ? " write amp. |" : "") + " target | met |\n"
         out += "|---|---|---:|---:|---|" + (hasCPU ? "---|" : "") + (space ? "---|" : "") + (write ? "---|" : "") + "---|---|\n"
         for (file, row) in rows {
             let unit = row["unit"]?.stringValue ?? ""
-            let ratio = "**\(Self.ratio(row["ratio"]?.numberValue))x** [\(Self.ratio(row["ratioMin"]?.numberValue))-"
+            let ratio =
+                "**\(Self.ratio(row["ratio"]?.numberValue))x** [\(Self.ratio(row["ratioMin"]?.numberValue))-"
                 + "\(Self.ratio(row["ratioMax"]?.numberValue))]"
-            let cpu = row["cpuRatio"]?.numberValue.map {
-                String(format: "%.2fx [%.2f-%.2f]", $0, row["cpuRatioMin"]?.numberValue ?? 0, row["cpuRatioMax"]?.numberValue ?? 0)
-            } ?? ""
+            let cpu =
+                row["cpuRatio"]?.numberValue.map {
+                    String(format: "%.2fx [%.2f-%.2f]", $0, row["cpuRatioMin"]?.numberValue ?? 0, row["cpuRatioMax"]?.numberValue ?? 0)
+                } ?? ""
             let target = row["target"]?.numberValue.map { String(format: ">= %gx", $0) } ?? ""
             let met: String
             switch row["met"] {
@@ -72,7 +76,8 @@ enum ResultsMarkdown {
             case .bool(false)?: met = "**no**"
             default: met = ""
             }
-            out += "| `\(row["row"]?.stringValue ?? "?")` | `\(file.name)` | \(figure(row["stockpot"]?.numberValue, unit))"
+            out +=
+                "| `\(row["row"]?.stringValue ?? "?")` | `\(file.name)` | \(figure(row["stockpot"]?.numberValue, unit))"
                 + " | \(figure(row["baseline"]?.numberValue, unit)) | \(ratio) |" + (hasCPU ? " \(cpu) |" : "")
                 + (space ? " \(spaceAmplification(row)) |" : "") + (write ? " \(pair(row, "WriteAmplification")) |" : "")
                 + " \(target) | \(met) |\n"
@@ -95,10 +100,11 @@ enum ResultsMarkdown {
             }
         }
         guard !groups.isEmpty else { return "" }
-        return "\nFailed processes (not in the medians):\n" + groups.map { group in
-            let processes = group.processes.map(String.init).joined(separator: ", ")
-            return "- `\(group.row)` (run `\(group.run)`), process\(group.processes.count == 1 ? "" : "es") \(processes): \(group.error)\n"
-        }.joined()
+        return "\nFailed processes (not in the medians):\n"
+            + groups.map { group in
+                let processes = group.processes.map(String.init).joined(separator: ", ")
+                return "- `\(group.row)` (run `\(group.run)`), process\(group.processes.count == 1 ? "" : "es") \(processes): \(group.error)\n"
+            }.joined()
     }
 
     /// A ratio with three significant digits (two below 0.1), no decimals from 100 up.

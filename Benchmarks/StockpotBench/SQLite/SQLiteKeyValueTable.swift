@@ -1,6 +1,6 @@
 // The SQLite baseline of the storage workloads: one key-value table, `kv(k BLOB PRIMARY KEY,
 // v BLOB)`, in WAL mode, written and read through prepared statements that bind the caller's
-// bytes without copying them. See docs/benchmarks.md, "Other workloads".
+// bytes without copying them. The storage rows are described in docs/benchmark-workloads.md.
 
 /// One SQLite database holding one key-value table. Use from one thread at a time.
 final class SQLiteKeyValueTable {

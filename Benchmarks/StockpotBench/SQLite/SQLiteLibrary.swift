@@ -10,9 +10,13 @@ final class SQLiteLibrary: @unchecked Sendable {
     typealias Open = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?) -> Int32
     typealias Connection = @convention(c) (OpaquePointer?) -> Int32
     typealias ConnectionInt = @convention(c) (OpaquePointer?, Int32) -> Int32
-    typealias Exec = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
-    typealias PrepareV3 = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UInt32, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutableRawPointer?) -> Int32
-    typealias PrepareV2 = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutableRawPointer?) -> Int32
+    typealias Exec =
+        @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
+    typealias PrepareV3 =
+        @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UInt32, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutableRawPointer?) ->
+        Int32
+    typealias PrepareV2 =
+        @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutableRawPointer?) -> Int32
     typealias BindInt64 = @convention(c) (OpaquePointer?, Int32, Int64) -> Int32
     typealias BindDouble = @convention(c) (OpaquePointer?, Int32, Double) -> Int32
     typealias BindBytes = @convention(c) (OpaquePointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32

@@ -18,7 +18,8 @@ final class SQLiteStatement {
     init(database: SQLiteDatabase, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
         let library = database.library
-        let status = library.prepareV3.map { $0(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) }
+        let status =
+            library.prepareV3.map { $0(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) }
             ?? library.prepareV2(database.handle, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else {
             throw SQLiteError(code: status, connection: database.handle, library: library, sql: sql)

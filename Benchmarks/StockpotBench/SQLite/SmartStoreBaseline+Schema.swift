@@ -4,7 +4,8 @@
 extension SmartStoreBaseline {
     /// The metadata tables every SmartStore database has.
     func createMetaTables() throws {
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS soup_index_map (soupName TEXT, path TEXT, columnName TEXT, columnType TEXT);
             CREATE INDEX IF NOT EXISTS soup_index_map_0 ON soup_index_map ( soupName );
             CREATE TABLE IF NOT EXISTS soup_attrs (id INTEGER PRIMARY KEY AUTOINCREMENT, soupName TEXT);

@@ -41,7 +41,10 @@ struct EncryptedGetWorkload: Workload {
         // The same account (checked above by Id) and the same length: only the system
         // fields' dates, written at load, differ.
         for id in ids.prefix(200) {
-            guard try encrypted.retrieve(json: [id], from: StoreSoups.name).first?.count == plain.retrieve(json: [id], from: StoreSoups.name).first?.count else {
+            guard
+                try encrypted.retrieve(json: [id], from: StoreSoups.name).first?.count
+                    == plain.retrieve(json: [id], from: StoreSoups.name).first?.count
+            else {
                 throw BenchFailure("\(name): the stores hand back documents of different lengths for entry \(id)")
             }
         }
@@ -60,7 +63,8 @@ struct EncryptedGetWorkload: Workload {
             workload: name, unit: .microsecondsPerOperation, stockpot: ours, baseline: theirs,
             baselineName: "Stockpot plain",
             note: StorageTarget.note(String(format: ">= %.1fx", Self.targetRatio), met: theirs / ours >= Self.targetRatio)
-                + String(format: "; %.0f vs %.0f gets/s; p99 %.2f vs %.2f us; %d gets a side, in turns by %d",
+                + String(
+                    format: "; %.0f vs %.0f gets/s; p99 %.2f vs %.2f us; %d gets a side, in turns by %d",
                     throughput(timings.stockpot), throughput(timings.baseline),
                     Stopwatch.percentile(timings.stockpot, 0.99), Stopwatch.percentile(timings.baseline, 0.99),
                     ids.count, StoreGetWorkload.blockSize),

@@ -48,7 +48,9 @@ struct EncryptedIngestWorkload: Workload {
             workload: name, unit: .entriesPerSecond, stockpot: count / encrypted, baseline: count / plain,
             baselineName: "Stockpot plain",
             note: StorageTarget.note(String(format: ">= %.2fx", Self.targetRatio), met: ratio >= Self.targetRatio)
-                + String(format: "; CPU %.2f s vs %.2f s (%.2fx); wall %.2f s vs %.2f s", encryptedCPU, baselineCPU, baselineCPU / encryptedCPU, encrypted, plain)
+                + String(
+                    format: "; CPU %.2f s vs %.2f s (%.2fx); wall %.2f s vs %.2f s", encryptedCPU, baselineCPU, baselineCPU / encryptedCPU, encrypted,
+                    plain)
                 + "; \(turns) runs a side, in turns; durable, 1,000/commit"
                 + String(format: "; segments %.0f MB vs %.0f MB", Double(encryptedBytes) / 1e6, Double(plainBytes) / 1e6),
             target: Self.targetRatio, cpuRatio: baselineCPU / encryptedCPU,

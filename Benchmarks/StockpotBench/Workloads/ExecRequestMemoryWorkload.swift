@@ -21,7 +21,10 @@ struct ExecRequestMemoryWorkload: Workload {
         let empty = [[UInt8]](repeating: Array("{}".utf8), count: 100_000)
         figures.append(try Self.peak(binary, directory, label: "100,000 {}", entries: empty))
         for figure in figures {
-            context.progress(String(format: "exec.request-memory: %@ request (%.1f MB): peak RSS %.1f MB", figure.label, Double(figure.request) / 1e6, Double(figure.peak) / 1e6))
+            context.progress(
+                String(
+                    format: "exec.request-memory: %@ request (%.1f MB): peak RSS %.1f MB", figure.label, Double(figure.request) / 1e6,
+                    Double(figure.peak) / 1e6))
         }
         let largest = figures[2]
         let note = figures.map { String(format: "%@ %.0f MB (%.1fx)", $0.label, Double($0.peak) / 1e6, Double($0.peak) / Double($0.request)) }
@@ -43,7 +46,8 @@ struct ExecRequestMemoryWorkload: Workload {
         while total < totalBytes {
             let number = documents.count
             let name = String(repeating: "n", count: 40 + number * 7_919 % 40)
-            let text = #"{"Id":"A\#(number)","Name":"\#(name)","Industry":"Retail","Employees":\#(number % 5000),"Note":"a short note for the account","Description":"an account made for the request memory benchmark, about 250 bytes"}"#
+            let text =
+                #"{"Id":"A\#(number)","Name":"\#(name)","Industry":"Retail","Employees":\#(number % 5000),"Note":"a short note for the account","Description":"an account made for the request memory benchmark, about 250 bytes"}"#
             documents.append(Array(text.utf8))
             total += text.utf8.count + 1
         }
@@ -52,18 +56,24 @@ struct ExecRequestMemoryWorkload: Workload {
 
     /// Runs a fresh `stockpot exec` on a new store with a soup and one upsert of `entries`;
     /// its peak resident bytes and the request line's size.
-    static func peak(_ binary: String, _ directory: ScratchDirectory, label: String, entries: [[UInt8]]) throws -> (label: String, request: Int, peak: Int) {
+    static func peak(_ binary: String, _ directory: ScratchDirectory, label: String, entries: [[UInt8]]) throws -> (
+        label: String, request: Int, peak: Int
+    ) {
         var request = Array(#"{"id":1,"op":"upsertSoupEntries","soupName":"accounts","entries":["#.utf8)
         for (i, entry) in entries.enumerated() {
             if i > 0 { request.append(UInt8(ascii: ",")) }
             request.append(contentsOf: entry)
         }
         request.append(contentsOf: Array("]}\n".utf8))
-        let register = Array(#"{"id":0,"op":"registerSoup","soupName":"accounts","indexSpecs":[{"path":"Id","type":"string"},{"path":"Employees","type":"integer"}]}"#.utf8) + [0x0A]
+        let register =
+            Array(
+                #"{"id":0,"op":"registerSoup","soupName":"accounts","indexSpecs":[{"path":"Id","type":"string"},{"path":"Employees","type":"integer"}]}"#
+                    .utf8) + [0x0A]
         let input = directory.file("request-\(entries.count).jsonl")
         _ = FileManager.default.createFile(atPath: input, contents: Data(register + request))
         let store = directory.file("store-\(entries.count)")
-        let peak = try runMeasured(binary, ["exec", store, "--durability", "none"], input: input, output: directory.file("response-\(entries.count)"))
+        let peak = try runMeasured(
+            binary, ["exec", store, "--durability", "none"], input: input, output: directory.file("response-\(entries.count)"))
         return (label, request.count, peak)
     }
 

@@ -61,7 +61,8 @@ struct FeedWorkload: Workload {
         }
         let ours = try stockpotPass(), theirs = try sqlitePass()
         guard ours == theirs, ours.count == fixture.documentCount else {
-            throw BenchFailure("\(name): the feed lists \(ours.count) entries and SQLite \(theirs.count) (of \(fixture.documentCount)), or in another order")
+            throw BenchFailure(
+                "\(name): the feed lists \(ours.count) entries and SQLite \(theirs.count) (of \(fixture.documentCount)), or in another order")
         }
         var best = (stockpot: Double.infinity, sqlite: Double.infinity)
         for _ in 0..<3 {

@@ -16,10 +16,11 @@ struct IndexFullTextWorkload: Workload {
         ])
         var texts: [[String?]] = []
         try context.corpus.forEachDocument { bytes in
-            texts.append(try extractor.indexValues(in: bytes).map { value -> String? in
-                if case .text(let text) = value { return text }
-                return nil
-            })
+            texts.append(
+                try extractor.indexValues(in: bytes).map { value -> String? in
+                    if case .text(let text) = value { return text }
+                    return nil
+                })
         }
         let runs = context.options.runs
         let stockpot = Stopwatch.medianSeconds(runs: runs) {

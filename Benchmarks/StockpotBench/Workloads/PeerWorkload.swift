@@ -134,11 +134,12 @@ struct PeerWorkload: Workload {
             figures[side] = (figure, extras)
         }
 
-        let unit: BenchUnit = switch operation {
-        case .fillSequential, .fillRandom, .overwrite, .readSequential: .megabytesPerSecond
-        case .readRandom, .scan, .readWhileWriting: .microsecondsPerOperation
-        case .deleteCompact: .milliseconds
-        }
+        let unit: BenchUnit =
+            switch operation {
+            case .fillSequential, .fillRandom, .overwrite, .readSequential: .megabytesPerSecond
+            case .readRandom, .scan, .readWhileWriting: .microsecondsPerOperation
+            case .deleteCompact: .milliseconds
+            }
         var extras: [(name: String, value: Double)] = []
         for (label, side) in [("stockpot", 0), ("baseline", 1)] {
             for (key, value) in figures[side]?.extras ?? [] {

@@ -87,7 +87,8 @@ final class QueryFixture {
         let documents = context.storeDocuments
         let contacts = try ContactSoup.documents(accounts: documents, seed: context.storageSeed(60))
         let directory = try kept.map { try ScratchDirectory(kept: $0) } ?? ScratchDirectory(label: "query")
-        let identity = "docs \(documents.count) seed \(context.options.seed)"
+        let identity =
+            "docs \(documents.count) seed \(context.options.seed)"
             + (context.options.sqliteSetup == .sqlcipher ? " sqlcipher" : "") + "\n"
         let marker = directory.file("loaded")
         let reused = kept != nil && (try? String(contentsOfFile: marker, encoding: .utf8)) == identity
@@ -196,7 +197,8 @@ final class QueryFixture {
     func applySQLiteSetup(_ context: BenchContext, reopening: Bool = false) throws {
         if !reopening {
             let stats = try store.stats()
-            stockpotMemoryBytes = stats.keyDirectoryBytes + stats.documentCacheBytes
+            stockpotMemoryBytes =
+                stats.keyDirectoryBytes + stats.documentCacheBytes
                 + stats.indexMemory.reduce(0) { total, soup in
                     total + soup.entryIDIndexBytes + soup.changeIndexBytes + soup.fullTextIndexBytes + soup.orderedIndexBytes.values.reduce(0, +)
                 }

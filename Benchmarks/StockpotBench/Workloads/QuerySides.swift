@@ -40,14 +40,18 @@ struct QuerySides {
         for (index, call) in calls.enumerated() {
             var spec = call.spec
             if call.shape == .field, !call.counts, spec.selectPaths == nil { spec.selectPaths = ["Name"] }
-            let statement = try keyset?.statement(index)
+            let statement =
+                try keyset?.statement(index)
                 ?? (call.counts ? try fixture.sql.count(spec) : try fixture.sql.page(spec, page: call.page))
             if compiled[statement.sql] == nil { compiled[statement.sql] = try fixture.baseline.database.prepare(statement.sql) }
             statements.append(compiled[statement.sql]!)
             binds.append(statement.binds)
             rows.append(
-                call.counts ? .count : call.spec.selectPaths != nil ? .values
-                    : call.shape == .field ? .field : call.shape == .json ? .rawDocuments : .documents)
+                call.counts
+                    ? .count
+                    : call.spec.selectPaths != nil
+                        ? .values
+                        : call.shape == .field ? .field : call.shape == .json ? .rawDocuments : .documents)
         }
         self.statements = statements
         self.binds = binds

@@ -26,8 +26,10 @@ extension QueryWorkload {
             variant(of: base, "-tree", "every value of every row read on both sides", shape: .tree),
             variant(of: base, "-field", "Name read lazily vs SQLite's Name column", shape: .field),
             variant(of: base, "-after-write", "one entry updated before every call") { $0.mode = .afterWrite },
-            variant(of: base, "-cold", "both sides reopened with their files out of the page cache, first call",
-                    target: coldTarget) { $0.mode = .cold },
+            variant(
+                of: base, "-cold", "both sides reopened with their files out of the page cache, first call",
+                target: coldTarget
+            ) { $0.mode = .cold },
         ]
     }
 

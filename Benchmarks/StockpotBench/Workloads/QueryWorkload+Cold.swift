@@ -53,7 +53,8 @@ extension QueryWorkload {
             baselineName: Self.baselineName(context),
             note: (targetRatio.map { StorageTarget.note(String(format: ">= %.0fx", $0), met: sqlite / stockpot >= $0) }
                 ?? "no target: shown for comparison")
-                + String(format: "; open plus first call, %d samples a side; open %.1f vs %.1f ms, first call %.1f vs %.1f us",
+                + String(
+                    format: "; open plus first call, %d samples a side; open %.1f vs %.1f ms, first call %.1f vs %.1f us",
                     samples, stockpotOpen * 1000, sqliteOpen * 1000, Stopwatch.median(oursFirst), Stopwatch.median(theirsFirst)),
             target: targetRatio,
             extras: [

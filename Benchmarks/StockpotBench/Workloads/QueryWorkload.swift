@@ -70,7 +70,8 @@ struct QueryWorkload: Workload {
             baselineName: Self.baselineName(context),
             note: (targetRatio.map { StorageTarget.note(String(format: ">= %.0fx", $0), met: ratio >= $0) }
                 ?? "no target: shown for comparison")
-                + String(format: "; %d queries, %d docs; p99 %.1f vs %.1f us", timings.timedCount, fixture.documentCount,
+                + String(
+                    format: "; %d queries, %d docs; p99 %.1f vs %.1f us", timings.timedCount, fixture.documentCount,
                     Stopwatch.percentile(stockpot, 0.99), Stopwatch.percentile(sqlite, 0.99))
                 + String(format: "; mean %.1f rows or count", meanRows)
                 + Self.cacheNote(before: cacheBefore ?? cacheAfter, after: cacheAfter)
@@ -87,7 +88,8 @@ struct QueryWorkload: Workload {
 
     /// The baseline's name in the results: SmartStore's SQLite or the tuned connection.
     static func baselineName(_ context: BenchContext) -> String {
-        (context.options.sqliteSetup == .tuned ? "SQLite tuned" : context.options.sqliteSetup == .sqlcipher ? "SmartStore SQLCipher" : "SmartStore SQLite")
+        (context.options.sqliteSetup == .tuned
+            ? "SQLite tuned" : context.options.sqliteSetup == .sqlcipher ? "SmartStore SQLCipher" : "SmartStore SQLite")
             + (context.options.baselineJSON == .foundation ? ", Foundation" : "")
     }
 

@@ -73,7 +73,9 @@ struct SQLBudgetWorkload: Workload {
             let plain = "SELECT count(*) FROM a WHERE a.t IN (\(constants)) OR a.k IN (\(constants))"
             let (count, stockpotMs) = try Self.time { try store.smartQuery(smart, pageSize: 1).rows.first?.arrayValue?.first?.integerValue }
             let (expected, sqliteMs) = try Self.time { try sqlite.scalar(plain).integerValue }
-            guard count == expected else { throw BenchFailure("\(name): counts differ (\(String(describing: count)) vs \(String(describing: expected)))") }
+            guard count == expected else {
+                throw BenchFailure("\(name): counts differ (\(String(describing: count)) vs \(String(describing: expected)))")
+            }
             return BenchResult(workload: name, unit: .milliseconds, stockpot: stockpotMs, baseline: sqliteMs, baselineName: "SQLite")
         case .crossJoin:
             let smart = "SELECT count(*) FROM {a}, {b}, {c}"

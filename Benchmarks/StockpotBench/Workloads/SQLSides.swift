@@ -83,7 +83,8 @@ struct SQLSides {
                 theirs.sort { Self.key($0) < Self.key($1) }
             }
             guard ours == theirs else {
-                let first = zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                let first =
+                    zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                     ?? min(ours.count, theirs.count)
                 throw BenchFailure(
                     "\(workload): Stockpot and SQLite differ for \(calls[index].sql) with \(calls[index].arguments)"

@@ -56,7 +56,8 @@ struct SQLWorkload: Workload {
             baselineName: QueryWorkload.baselineName(context),
             note: (target.map { StorageTarget.note(String(format: ">= %.0fx", $0), met: ratio >= $0) }
                 ?? "no target: shown for comparison")
-                + String(format: "; %d calls, %d docs; p99 %.1f vs %.1f us", timings.timedCount, fixture.documentCount,
+                + String(
+                    format: "; %d calls, %d docs; p99 %.1f vs %.1f us", timings.timedCount, fixture.documentCount,
                     Stopwatch.percentile(stockpot, 0.99), Stopwatch.percentile(sqlite, 0.99))
                 + String(format: "; mean %.1f rows", Double(timings.results) / Double(2 * timings.timedCount))
                 + Self.describe(checked)

@@ -48,8 +48,9 @@ struct SQLiteSelfCheck {
         let idSpec = AccountSoup.indexSpecs[0]
         let entryIdSpec = SoupIndexSpec(path: "_soupEntryId", type: .integer)
         let first = try store.get(id: 1)
-        try expect(first.map { codec.indexValue(of: $0, spec: idSpec) } == codec.indexValue(of: documents[0], spec: idSpec),
-                   "get(id: 1) returned a different document")
+        try expect(
+            first.map { codec.indexValue(of: $0, spec: idSpec) } == codec.indexValue(of: documents[0], spec: idSpec),
+            "get(id: 1) returned a different document")
         try expect(first.map { codec.indexValue(of: $0, spec: entryIdSpec) } == .integer(1), "get(id: 1) lacks _soupEntryId 1")
 
         // A string index column answers like a scan of the source documents.

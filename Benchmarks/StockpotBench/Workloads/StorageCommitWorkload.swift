@@ -69,7 +69,8 @@ struct StorageCommitWorkload: Workload {
             baselineName: "pwrite + fsync",
             note: StorageTarget.note("within 10% of fsync", met: ratio >= Self.targetRatio)
                 + String(format: "; means %.0f vs %.0f us, %ld commits", mean(commits), mean(syncs), commits.count)
-                + String(format: "; preallocated pwrite + fdatasync (the log's floor) %.1f us, commit / floor %.2f",
-                         Stopwatch.median(floors), commit / Stopwatch.median(floors)))
+                + String(
+                    format: "; preallocated pwrite + fdatasync (the log's floor) %.1f us, commit / floor %.2f",
+                    Stopwatch.median(floors), commit / Stopwatch.median(floors)))
     }
 }

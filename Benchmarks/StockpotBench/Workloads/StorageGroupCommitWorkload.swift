@@ -39,13 +39,15 @@ struct StorageGroupCommitWorkload: Workload {
         var plainRatios = [Double]()
         for _ in 0..<Self.rounds {
             var before = try engine.statistics().commitSyncs
-            one.append(try commitsPerSecond(
-                engine: engine, committers: 1, commits: Self.commitsPerCommitter, firstCounter: &nextCounter, values: values))
+            one.append(
+                try commitsPerSecond(
+                    engine: engine, committers: 1, commits: Self.commitsPerCommitter, firstCounter: &nextCounter, values: values))
             var after = try engine.statistics().commitSyncs
             syncs.one += after - before
             before = after
-            two.append(try commitsPerSecond(
-                engine: engine, committers: 2, commits: Self.commitsPerCommitter, firstCounter: &nextCounter, values: values))
+            two.append(
+                try commitsPerSecond(
+                    engine: engine, committers: 2, commits: Self.commitsPerCommitter, firstCounter: &nextCounter, values: values))
             after = try engine.statistics().commitSyncs
             syncs.two += after - before
             let plainOne = try plain.appendsPerSecond(threads: 1, appends: Self.commitsPerCommitter)
@@ -58,9 +60,10 @@ struct StorageGroupCommitWorkload: Workload {
             baselineName: "1 committer",
             note: StorageTarget.note(">= \(Self.targetRatio)x", met: double / single >= Self.targetRatio)
                 + String(format: "; %ld commits per committer per round, %ld rounds", Self.commitsPerCommitter, one.count)
-                + String(format: "; commits per sync %.2f with 1 committer, %.2f with 2",
-                         Double(Self.commitsPerCommitter * one.count) / Double(max(syncs.one, 1)),
-                         Double(2 * Self.commitsPerCommitter * two.count) / Double(max(syncs.two, 1)))
+                + String(
+                    format: "; commits per sync %.2f with 1 committer, %.2f with 2",
+                    Double(Self.commitsPerCommitter * one.count) / Double(max(syncs.one, 1)),
+                    Double(2 * Self.commitsPerCommitter * two.count) / Double(max(syncs.two, 1)))
                 + "; per round \(Self.ratios(two, over: one)); plain pwrite+fdatasync writers, no Stockpot, 2 vs 1:"
                 + String(format: " %.2fx median, per round ", Stopwatch.median(plainRatios))
                 + plainRatios.map { String(format: "%.2f", $0) }.joined(separator: ", "))

@@ -83,6 +83,8 @@ struct StorageOpenWorkload: Workload {
             workload: name, unit: .megabytesPerSecond, stockpot: figure, baseline: megabytes / sqlite,
             baselineName: "SQLite open + scan",
             note: StorageTarget.note(">= \(Int(target)) MB/s", met: figure >= target)
-                + String(format: "; %.0f MB of segments, %.0f MB input, SQLite file %.0f MB", megabytes, Double(inputBytes) / 1e6, Double(sqliteBytes) / 1e6))
+                + String(
+                    format: "; %.0f MB of segments, %.0f MB input, SQLite file %.0f MB", megabytes, Double(inputBytes) / 1e6,
+                    Double(sqliteBytes) / 1e6))
     }
 }

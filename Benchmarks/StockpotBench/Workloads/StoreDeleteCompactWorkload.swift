@@ -65,10 +65,11 @@ struct StoreDeleteCompactWorkload: Workload {
         return BenchResult(
             workload: name, unit: .milliseconds, stockpot: (ours.deleting + ours.compacting) * 1000,
             baseline: (theirs.deleting + theirs.compacting) * 1000, baselineName: "SmartStore SQLite, VACUUM, synchronous=FULL",
-            note: String(format: "delete %.0f vs %.0f ms, compact %.0f vs %.0f ms; space amplification loaded %.2f vs %.2f, "
-                         + "after deletes %.2f vs %.2f, after compaction %.2f vs %.2f; %d deleted",
-                         ours.deleting * 1000, theirs.deleting * 1000, ours.compacting * 1000, theirs.compacting * 1000,
-                         ours.loaded, theirs.loaded, ours.deleted, theirs.deleted, ours.compacted, theirs.compacted, doomed.count),
+            note: String(
+                format: "delete %.0f vs %.0f ms, compact %.0f vs %.0f ms; space amplification loaded %.2f vs %.2f, "
+                    + "after deletes %.2f vs %.2f, after compaction %.2f vs %.2f; %d deleted",
+                ours.deleting * 1000, theirs.deleting * 1000, ours.compacting * 1000, theirs.compacting * 1000,
+                ours.loaded, theirs.loaded, ours.deleted, theirs.deleted, ours.compacted, theirs.compacted, doomed.count),
             extras: [
                 ("stockpotDeleteMilliseconds", ours.deleting * 1000), ("baselineDeleteMilliseconds", theirs.deleting * 1000),
                 ("stockpotCompactMilliseconds", ours.compacting * 1000), ("baselineCompactMilliseconds", theirs.compacting * 1000),

@@ -28,7 +28,8 @@ struct StoreGetWorkload: Workload {
         StoreGetWorkload(name: "store.get-zipf", summary: "store.get with ids Zipf-skewed (s = 0.99)", skewed: true),
         StoreGetWorkload(name: "store.get-tree", summary: "store.get, every value of the document read on both sides", shape: .tree),
         StoreGetWorkload(name: "store.get-field", summary: "store.get, Name read lazily vs SQLite's json_extract of Name", shape: .field),
-        StoreGetWorkload(name: "store.get-cold", summary: "store.get, first get after both sides reopen with their files out of the page cache", cold: true),
+        StoreGetWorkload(
+            name: "store.get-cold", summary: "store.get, first get after both sides reopen with their files out of the page cache", cold: true),
     ]
 
     /// Gets per pass.
@@ -103,7 +104,8 @@ struct StoreGetWorkload: Workload {
             baselineName: QueryWorkload.baselineName(context),
             note: (target.map { StorageTarget.note(String(format: ">= %.1fx", $0), met: theirs / ours >= $0) }
                 ?? "no target: shown for comparison")
-                + String(format: "; %.0f vs %.0f gets/s; p99 %.2f vs %.2f us; %d gets a side, in turns by %d",
+                + String(
+                    format: "; %.0f vs %.0f gets/s; p99 %.2f vs %.2f us; %d gets a side, in turns by %d",
                     throughput(timings.stockpot), throughput(timings.baseline),
                     Stopwatch.percentile(timings.stockpot, 0.99), Stopwatch.percentile(timings.baseline, 0.99),
                     ids.count, Self.blockSize),
@@ -159,7 +161,8 @@ struct StoreGetWorkload: Workload {
         return BenchResult(
             workload: name, unit: .microsecondsPerOperation, stockpot: stockpot, baseline: sqlite,
             baselineName: QueryWorkload.baselineName(context),
-            note: String(format: "open plus first get, %d samples a side; first get alone %.1f vs %.1f us",
+            note: String(
+                format: "open plus first get, %d samples a side; first get alone %.1f vs %.1f us",
                 ours.count, Stopwatch.median(oursFirst), Stopwatch.median(theirsFirst)), target: target,
             extras: [
                 ("stockpotFirstCallUs", Stopwatch.median(oursFirst)), ("baselineFirstCallUs", Stopwatch.median(theirsFirst)),

@@ -53,11 +53,12 @@ struct StoreIngestWorkload: Workload {
     }
 
     private func run<Codec: SoupCodec>(in context: BenchContext, codec: Codec) throws -> BenchResult {
-        let documents = switch input {
-        case .compact: context.storeDocuments
-        case .pretty: try context.prettyDocuments()
-        case .escaped: try context.escapedDocuments()
-        }
+        let documents =
+            switch input {
+            case .compact: context.storeDocuments
+            case .pretty: try context.prettyDocuments()
+            case .escaped: try context.escapedDocuments()
+            }
         let sample = StoreCheck.sample(documents.count)
         var (storeBytes, sqliteBytes) = (0, 0)
         var (cpu, sqliteCPU) = ([Double](), [Double]())
@@ -109,7 +110,8 @@ struct StoreIngestWorkload: Workload {
             baselineName: (SQLiteLibrary.current.isSQLCipher ? "SmartStore SQLCipher, " : "SmartStore SQLite, ") + codec.name,
             note: (targetRatio.map { StorageTarget.note(String(format: ">= %.0fx", $0), met: ratio >= $0) + "; " } ?? "")
                 + String(format: "%@ input of %.0f MB; CPU", input.rawValue, Double(documents.reduce(0) { $0 + $1.count }) / 1e6)
-                + String(format: " %.2f s vs %.2f s (%.2fx); wall %.2f s vs %.2f s", stockpotCPU, baselineCPU, baselineCPU / stockpotCPU, stockpot, sqlite)
+                + String(
+                    format: " %.2f s vs %.2f s (%.2fx); wall %.2f s vs %.2f s", stockpotCPU, baselineCPU, baselineCPU / stockpotCPU, stockpot, sqlite)
                 + "; \(turns) runs a side, in turns"
                 + String(format: "; durable, 1,000/commit; on disk %.0f MB vs SQLite %.0f MB", Double(storeBytes) / 1e6, Double(sqliteBytes) / 1e6),
             target: targetRatio, cpuRatio: baselineCPU / stockpotCPU,

@@ -17,10 +17,11 @@ enum StoreSoups {
 
     /// `store.ingest5`, `store.get`, `store.open`, `store.memory` and the demo: one spec of
     /// each of the five index kinds.
-    static let fiveKinds = threeScalar + [
-        SoupIndexSpec(path: "Name", type: .fullText),
-        SoupIndexSpec(path: "attributes.type", type: .json1),
-    ]
+    static let fiveKinds =
+        threeScalar + [
+            SoupIndexSpec(path: "Name", type: .fullText),
+            SoupIndexSpec(path: "attributes.type", type: .json1),
+        ]
 
     /// The same specs in Stockpot's type.
     static func stockpotSpecs(_ specs: [SoupIndexSpec]) -> [IndexSpec] {

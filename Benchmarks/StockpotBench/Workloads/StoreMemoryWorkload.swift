@@ -34,16 +34,19 @@ struct StoreMemoryWorkload: Workload {
         let keyDirectoryTotal = Double(keyDirectory) / count
         let perKind = kinds.map { "\($0.kind) " + String(format: "%.0f", Double($0.bytes) / count) }.joined(separator: ", ")
         context.progress(
-            String(format: "store.memory: anonymous RSS %.1f MB before, %.1f MB loaded, %.1f MB closed, %.1f MB reopened",
-                   Double(before) / 1e6, Double(loaded) / 1e6, Double(closed) / 1e6, Double(reopened) / 1e6))
+            String(
+                format: "store.memory: anonymous RSS %.1f MB before, %.1f MB loaded, %.1f MB closed, %.1f MB reopened",
+                Double(before) / 1e6, Double(loaded) / 1e6, Double(closed) / 1e6, Double(reopened) / 1e6))
         return BenchResult(
             workload: name, unit: .bytesPerEntry, stockpot: total, baseline: sqliteHeap / count,
             baselineName: "SQLite heap",
             note: StorageTarget.note("<= \(Int(Self.targetBytesPerEntry)) B/entry", met: total <= Self.targetBytesPerEntry)
                 + String(format: "; indexes %.0f (", indexTotal) + perKind
-                + String(format: "), key directory %.0f, rest %.0f; opened from its snapshot %.0f (indexes %.0f); SQLite on disk %.0f B/entry beyond the documents",
-                         keyDirectoryTotal, total - indexTotal - keyDirectoryTotal, Double(reopened - before) / count,
-                         Double(reopenedIndexes) / count, sqliteDisk / count))
+                + String(
+                    format:
+                        "), key directory %.0f, rest %.0f; opened from its snapshot %.0f (indexes %.0f); SQLite on disk %.0f B/entry beyond the documents",
+                    keyDirectoryTotal, total - indexTotal - keyDirectoryTotal, Double(reopened - before) / count,
+                    Double(reopenedIndexes) / count, sqliteDisk / count))
     }
 
     /// Anonymous RSS before and after ingesting `documents` into a new store at `path`, the

@@ -106,8 +106,9 @@ struct StoreMixedWorkload: Workload {
         return BenchResult(
             workload: name, unit: .microsecondsPerOperation, stockpot: ourP99, baseline: theirP99,
             baselineName: QueryWorkload.baselineName(context),
-            note: String(format: "p99; p50 %.1f vs %.1f us, p99.9 %.1f vs %.1f us; %d operations a side, %.0f s timed in all, %d deleted",
-                         ourP50, theirP50, ourP999, theirP999, done, seconds, deleted.count),
+            note: String(
+                format: "p99; p50 %.1f vs %.1f us, p99.9 %.1f vs %.1f us; %d operations a side, %.0f s timed in all, %d deleted",
+                ourP50, theirP50, ourP999, theirP999, done, seconds, deleted.count),
             target: tuned ? 2 : nil,
             extras: [
                 ("stockpotP50", ourP50), ("baselineP50", theirP50), ("stockpotP999", ourP999), ("baselineP999", theirP999),

@@ -43,7 +43,8 @@ struct StoreOpenWorkload: Workload {
             workload: name, unit: .milliseconds, stockpot: stockpot, baseline: sqlite * 1000,
             baselineName: "SmartStore SQLite open",
             note: StorageTarget.note("<= \(Int(target)) ms per 100k entries", met: per100k <= target)
-                + String(format: ": %.1f ms per 100k; snapshot %.1f MB; without it %.0f ms", per100k, Double(snapshotBytes) / 1e6, withoutSnapshot * 1000))
+                + String(
+                    format: ": %.1f ms per 100k; snapshot %.1f MB; without it %.0f ms", per100k, Double(snapshotBytes) / 1e6, withoutSnapshot * 1000))
     }
 
     /// Seconds of one `Store.open` of `path`; closing and checking are outside the figure.

@@ -16,10 +16,12 @@ struct StoreReadWhileIngestWorkload: Workload {
 
     static let all = [
         StoreReadWhileIngestWorkload(
-            name: "store.read-while-ingest", summary: "gets on 1 thread while a writer ingests, 1,000 per durable commit vs SQLite WAL (median us/op)",
+            name: "store.read-while-ingest",
+            summary: "gets on 1 thread while a writer ingests, 1,000 per durable commit vs SQLite WAL (median us/op)",
             readers: 1),
         StoreReadWhileIngestWorkload(
-            name: "store.read-while-ingest2", summary: "gets on 2 threads while a writer ingests, 1,000 per durable commit vs SQLite WAL (median us/op)",
+            name: "store.read-while-ingest2",
+            summary: "gets on 2 threads while a writer ingests, 1,000 per durable commit vs SQLite WAL (median us/op)",
             readers: 2),
     ]
 
@@ -104,8 +106,9 @@ struct StoreReadWhileIngestWorkload: Workload {
         return BenchResult(
             workload: name, unit: .microsecondsPerOperation, stockpot: Stopwatch.median(mine.times),
             baseline: Stopwatch.median(other.times), baselineName: QueryWorkload.baselineName(context) + ", WAL, synchronous=FULL",
-            note: String(format: "%d reader(s); p99 %.1f vs %.1f us; gets/s %.0f vs %.0f; writer %.0f vs %.0f entries/s (%d entries)",
-                         readers, p99Ours, p99Theirs, readsOurs, readsTheirs, writesOurs, writesTheirs, writes.count),
+            note: String(
+                format: "%d reader(s); p99 %.1f vs %.1f us; gets/s %.0f vs %.0f; writer %.0f vs %.0f entries/s (%d entries)",
+                readers, p99Ours, p99Theirs, readsOurs, readsTheirs, writesOurs, writesTheirs, writes.count),
             extras: [
                 ("stockpotP99", p99Ours), ("baselineP99", p99Theirs),
                 ("stockpotReadsPerSecond", readsOurs), ("baselineReadsPerSecond", readsTheirs),

@@ -20,7 +20,8 @@ struct StoreUpdateWorkload: Workload {
             name: "store.update", summary: "existing accounts updated by _soupEntryId, 1,000 per durable commit vs SmartStore SQLite (entries/s)",
             external: false),
         StoreUpdateWorkload(
-            name: "store.update-external", summary: "existing accounts upserted by external id (Id), 1,000 per durable commit vs SmartStore SQLite (entries/s)",
+            name: "store.update-external",
+            summary: "existing accounts upserted by external id (Id), 1,000 per durable commit vs SmartStore SQLite (entries/s)",
             external: true),
     ]
 
@@ -66,7 +67,11 @@ struct StoreUpdateWorkload: Workload {
             return count
         }
         _ = try stockpot(0) + baseline(0)
-        let timings = try BlockInterleaving.time(count: batchCount - 1, blockSize: 1) { try stockpot($0 + 1) } baseline: { try baseline($0 + 1) }
+        let timings = try BlockInterleaving.time(count: batchCount - 1, blockSize: 1) {
+            try stockpot($0 + 1)
+        } baseline: {
+            try baseline($0 + 1)
+        }
         Sink.consume(UInt64(timings.results))
         try check(fixture, documents: documents, order: order, batchCount: batchCount)
 
@@ -74,8 +79,9 @@ struct StoreUpdateWorkload: Workload {
         return BenchResult(
             workload: name, unit: .entriesPerSecond, stockpot: Double(batchSize) / (ours / 1e6),
             baseline: Double(batchSize) / (theirs / 1e6), baselineName: "SmartStore SQLite upsert, synchronous=FULL",
-            note: String(format: "median batch of %d: %.1f vs %.1f ms; CPU %.2f s vs %.2f s; %d batches a side, durable",
-                         batchSize, ours / 1000, theirs / 1000, cpu, baselineCPU, batchCount - 1),
+            note: String(
+                format: "median batch of %d: %.1f vs %.1f ms; CPU %.2f s vs %.2f s; %d batches a side, durable",
+                batchSize, ours / 1000, theirs / 1000, cpu, baselineCPU, batchCount - 1),
             cpuRatio: baselineCPU / cpu,
             extras: [("stockpotCPUSeconds", cpu), ("baselineCPUSeconds", baselineCPU)])
     }
@@ -90,11 +96,14 @@ struct StoreUpdateWorkload: Workload {
         for position in stride(from: 0, to: batchCount * StoreLoad.batchSize, by: 97) {
             let index = order[position], id = Int64(index + 1)
             let expected = try JSONReader.parse(documents[index])["Id"]?.stringValue
-            for (side, bytes) in [("Stockpot", try fixture.store.retrieve(json: [id], from: StoreSoups.name).first),
-                                  ("SQLite", try fixture.baseline.getJSON(id: id))] {
+            for (side, bytes) in [
+                ("Stockpot", try fixture.store.retrieve(json: [id], from: StoreSoups.name).first),
+                ("SQLite", try fixture.baseline.getJSON(id: id)),
+            ] {
                 let stored = try bytes.map { try JSONReader.parse($0) }
                 guard stored?["Id"]?.stringValue == expected,
-                      stored?["LastSync"]?.integerValue == Int64(position / StoreLoad.batchSize) else {
+                    stored?["LastSync"]?.integerValue == Int64(position / StoreLoad.batchSize)
+                else {
                     throw BenchFailure("\(name): \(side) holds the wrong document for entry \(id) after its update")
                 }
             }

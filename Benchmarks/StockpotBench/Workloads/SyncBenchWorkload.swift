@@ -48,10 +48,12 @@ final class SyncBenchServer {
     /// A fresh store with the soup (key and two indexes).
     static func store(_ path: String) throws -> Store {
         let store = try Store.open(directory: path)
-        try store.registerSoup(soup, indexSpecs: [
-            IndexSpec(path: "Id", type: .string, default: .newID), IndexSpec(path: "name", type: .string),
-            IndexSpec(path: "industry", type: .string),
-        ])
+        try store.registerSoup(
+            soup,
+            indexSpecs: [
+                IndexSpec(path: "Id", type: .string, default: .newID), IndexSpec(path: "name", type: .string),
+                IndexSpec(path: "industry", type: .string),
+            ])
         return store
     }
 
@@ -68,7 +70,9 @@ struct SyncDownWorkload: Workload {
         defer { bench.stop() }
         var data: [UInt8] = []
         for index in 0..<count {
-            data += Array(SyncBenchServer.key(index).utf8) + [9] + JSONWriter.write(SyncBenchServer.document(index, key: SyncBenchServer.key(index))) + Array("\tbench\n".utf8)
+            data +=
+                Array(SyncBenchServer.key(index).utf8) + [9] + JSONWriter.write(SyncBenchServer.document(index, key: SyncBenchServer.key(index)))
+                + Array("\tbench\n".utf8)
         }
         let loader = try PGConnection(bench.server)
         try loader.copyIn("COPY \(bench.table) (key, doc, device) FROM STDIN", data: data)
@@ -93,7 +97,8 @@ struct SyncDownWorkload: Workload {
             try store.close()
 
             let theirs = scratch.file("pipeline-\(pass)")
-            let command = "\(psql) -h \(bench.postgres.directory) -U postgres -d \(bench.database) -Atq -c \"COPY (SELECT doc FROM \(bench.table) WHERE NOT deleted) TO STDOUT\""
+            let command =
+                "\(psql) -h \(bench.postgres.directory) -U postgres -d \(bench.database) -Atq -c \"COPY (SELECT doc FROM \(bench.table) WHERE NOT deleted) TO STDOUT\""
                 + " | \(binary) import \(theirs) --soup \(SyncBenchServer.soup) --index Id:string --index name:string --index industry:string"
             start = MonotonicClock.nanoseconds()
             let status = try ChildProcess.run(["/bin/sh", "-c", command], output: scratch.file("pipeline.log"))
@@ -166,7 +171,8 @@ struct SyncUpWorkload: Workload {
             }
             try connection.execute("BEGIN; CREATE TEMP TABLE staging (key text, doc jsonb) ON COMMIT DROP")
             try connection.copyIn("COPY staging FROM STDIN", data: data)
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO \(bench.table) (key, doc, deleted, device) SELECT key, doc, false, 'bench' FROM staging
                 ON CONFLICT (key) DO UPDATE SET doc = EXCLUDED.doc, deleted = false, device = EXCLUDED.device
                 """)

@@ -93,9 +93,11 @@ struct ToolsWorkload: Workload {
             workload: name, unit: .entriesPerSecond, stockpot: count / imported, baseline: count / sqlite,
             baselineName: "SQLite WAL, synchronous=OFF, one transaction",
             note: StorageTarget.note(">= 90% of the library's bulk ingest", met: share >= 0.9)
-                + String(format: "; import %.0f entries/s = %.0f%% of library bulk ingest %.0f entries/s (1,000 per batch, durability none, close included); CPU %.2f s vs %.2f s (%.0f%%)",
-                         count / imported, share * 100, count / library, Stopwatch.median(importCPU), Stopwatch.median(libraryCPU),
-                         Stopwatch.median(libraryCPU) / Stopwatch.median(importCPU) * 100))
+                + String(
+                    format:
+                        "; import %.0f entries/s = %.0f%% of library bulk ingest %.0f entries/s (1,000 per batch, durability none, close included); CPU %.2f s vs %.2f s (%.0f%%)",
+                    count / imported, share * 100, count / library, Stopwatch.median(importCPU), Stopwatch.median(libraryCPU),
+                    Stopwatch.median(libraryCPU) / Stopwatch.median(importCPU) * 100))
     }
 
     // MARK: dump
@@ -138,8 +140,9 @@ struct ToolsWorkload: Workload {
         return BenchResult(
             workload: name, unit: .megabytesPerSecond, stockpot: Double(bytes) / 1e6 / seconds,
             baseline: Double(exported) / 1e6 / sqlite, baselineName: "SQLite SELECT soup ... as JSON Lines",
-            note: String(format: "dump %.1f MB in %.3f s (ids, dates, checksum included); SQLite export %.1f MB in %.3f s",
-                         Double(bytes) / 1e6, seconds, Double(exported) / 1e6, sqlite))
+            note: String(
+                format: "dump %.1f MB in %.3f s (ids, dates, checksum included); SQLite export %.1f MB in %.3f s",
+                Double(bytes) / 1e6, seconds, Double(exported) / 1e6, sqlite))
     }
 
     // MARK: restore
@@ -173,8 +176,9 @@ struct ToolsWorkload: Workload {
         return BenchResult(
             workload: name, unit: .megabytesPerSecond, stockpot: Double(dumpBytes) / 1e6 / seconds,
             baseline: Double(documentBytes) / 1e6 / sqlite, baselineName: "SQLite WAL, synchronous=OFF, one transaction",
-            note: String(format: "restore of a %.1f MB dump in %.3f s (%.0f entries/s, close included); SQLite loads the %.1f MB of documents in %.3f s",
-                         Double(dumpBytes) / 1e6, seconds, Double(documents.count) / seconds, Double(documentBytes) / 1e6, sqlite))
+            note: String(
+                format: "restore of a %.1f MB dump in %.3f s (%.0f entries/s, close included); SQLite loads the %.1f MB of documents in %.3f s",
+                Double(dumpBytes) / 1e6, seconds, Double(documents.count) / seconds, Double(documentBytes) / 1e6, sqlite))
     }
 
     // MARK: shared

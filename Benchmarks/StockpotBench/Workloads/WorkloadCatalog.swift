@@ -25,7 +25,9 @@ enum WorkloadCatalog {
             SyncDownWorkload(),
             SyncUpWorkload(),
         ] + StoreIngestWorkload.all.map { $0 as any Workload } + StoreUpdateWorkload.all.map { $0 as any Workload }
-            + StoreReadWhileIngestWorkload.all.map { $0 as any Workload } + StoreDurableUpsertWorkload.all.map { $0 as any Workload } + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload } + SQLWorkload.all.map { $0 as any Workload }
+            + StoreReadWhileIngestWorkload.all.map { $0 as any Workload } + StoreDurableUpsertWorkload.all.map { $0 as any Workload }
+            + StoreGetWorkload.all.map { $0 as any Workload } + QueryWorkload.all.map { $0 as any Workload }
+            + SQLWorkload.all.map { $0 as any Workload }
             + ToolsWorkload.all.map { $0 as any Workload } + PeerWorkload.all.map { $0 as any Workload }
             + SQLBudgetWorkload.all.map { $0 as any Workload }
             + StoreObserveWorkload.all.map { $0 as any Workload }
