@@ -163,6 +163,10 @@ package enum SmartSQLQuery {
     /// The statement after `EXPLAIN QUERY PLAN` (any case, any white space between the
     /// words) when `text` begins with those words.
     static func explainedStatement(_ text: String) -> String? {
+        // Every statement run passes here: one that does not begin with an E costs one look.
+        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+            first | 0x20 == UInt8(ascii: "e")
+        else { return nil }
         var rest = Substring(text)
         for word in ["EXPLAIN", "QUERY", "PLAN"] {
             rest = rest.drop { $0.isWhitespace }

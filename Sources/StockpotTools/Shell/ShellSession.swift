@@ -80,12 +80,12 @@ final class ShellSession {
             let line = try input.next(prompt: splitter.isIdle ? Self.prompt : Self.continuationPrompt)
             switch line {
             case .end:
-                if interactive && readDepth == 0 { emit(Array("\n".utf8)) }
+                if interactive && readDepth == 0 { endTerminalLine() }
                 finishStatement()
                 return
             case .interrupted:
                 splitter = StatementSplitter()
-                emit(Array("\n".utf8))
+                endTerminalLine()
             case .tooLong(let count):
                 fail("an input line is \(count) bytes; the limit is \(Self.maxLineBytes)")
             case .line(let bytes):
@@ -185,6 +185,17 @@ final class ShellSession {
 
     /// Writes `text` to the current output now.
     func emit(_ text: String) { emit(Array(text.utf8)) }
+
+    /// Ends the line the terminal's prompt is on (after Ctrl-C or Ctrl-D): on standard output
+    /// even while `.output` sends rows to a file.
+    private func endTerminalLine() {
+        do throws(ToolFailure) {
+            try standardOutput.append(byte: 0x0A)
+            try standardOutput.flush()
+        } catch {
+            outputFailure = error
+        }
+    }
 
     /// Reports a failed statement or command on standard error and counts it; under `.bail`
     /// the session ends.
