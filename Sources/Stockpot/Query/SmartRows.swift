@@ -60,17 +60,17 @@ public struct SmartRows: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(StockpotError) -> [JSONValue]? {
             if stream == nil { stream = RowStreamHandle(RowStream.start(rows)) }
             guard let stream else { return nil }
-            let channel = stream.channel
+            let rowStream = stream.rows
             let outcome = await withTaskCancellationHandler {
-                await channel.take()
+                await rowStream.take()
             } onCancel: {
-                channel.stop(cancelled: true)
+                rowStream.stop(cancelled: true)
             }
             return try outcome.get()
         }
 
         /// The stream this iteration reads, for tests of its buffering and its stop.
-        package var channel: RowStream? { stream?.channel }
+        package var rowStream: RowStream? { stream?.rows }
     }
 }
 
@@ -92,7 +92,7 @@ extension Store {
 
 /// Owned by one iterator only: when the iterator goes, the statement is told to stop.
 private final class RowStreamHandle {
-    let channel: RowStream
-    init(_ channel: RowStream) { self.channel = channel }
-    deinit { channel.stop(cancelled: false) }
+    let rows: RowStream
+    init(_ rows: RowStream) { self.rows = rows }
+    deinit { rows.stop(cancelled: false) }
 }

@@ -60,7 +60,7 @@ import Testing
         let store = try Self.store(directory, count: 2_000, seed: 31)
         var iterator = store.smartRows("SELECT {s:k}, {s:v} FROM {s}").makeAsyncIterator()
         _ = try await iterator.next()
-        let stream = try #require(iterator.channel)
+        let stream = try #require(iterator.rowStream)
         try await Task.sleep(for: .milliseconds(200))
         // One row taken, the buffer full, and the statement waiting for a place.
         #expect(stream.rowsHandedOver <= 1 + SmartRows.bufferedRows)
@@ -76,7 +76,7 @@ import Testing
         let store = try Self.store(directory, count: 2_000, seed: 41)
         var iterator: SmartRows.AsyncIterator? = store.smartRows("SELECT {s:k} FROM {s}").makeAsyncIterator()
         _ = try await iterator?.next()
-        let stream = try #require(iterator?.channel)
+        let stream = try #require(iterator?.rowStream)
         iterator = nil
         try await Self.waitUntilFinished(stream)
         #expect(stream.rowsHandedOver < 2_000, "the statement stopped before its end")
