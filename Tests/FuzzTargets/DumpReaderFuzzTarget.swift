@@ -8,24 +8,13 @@ import StockpotTools
 /// refused, never trap.
 enum DumpReaderFuzzTarget {
     static let name = "dump-reader"
-    /// The file each input is written to and read back from, kept between inputs.
-    nonisolated(unsafe) private static var path: String?
+    private static let input = InputFile(target: name)
 
     static func run(_ data: [UInt8]) throws(FuzzFailure) {
-        let file =
-            path
-            ?? {
-                let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-                let made = base + "/stockpot-fuzz-dump-\(getpid())"
-                path = made
-                return made
-            }()
-        guard FileManager.default.createFile(atPath: file, contents: Data(data)) else {
-            throw FuzzFailure(name, "cannot write \(file)")
-        }
-        let descriptor = open(file, O_RDONLY)
-        guard descriptor >= 0 else { throw FuzzFailure(name, "cannot open \(file)") }
-        defer { close(descriptor) }
+        try input.withContents(data) { (descriptor) throws(FuzzFailure) in read(descriptor) }
+    }
+
+    private static func read(_ descriptor: Int32) {
         var reader = DumpReader(fileDescriptor: descriptor, maxLineBytes: 1 << 20)
         var events = 0
         while events < 100_000 {

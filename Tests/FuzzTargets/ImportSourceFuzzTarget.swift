@@ -13,29 +13,20 @@ enum ImportSourceFuzzTarget {
     static let name = "import-source"
     /// The largest document the source hands over: small, so that inputs reach the limit.
     static let maxDocumentBytes = 4_096
-    /// The file each input is written to and read back from, kept between inputs.
-    nonisolated(unsafe) private static var path: String?
+    private static let input = InputFile(target: name)
 
     static func run(_ data: [UInt8]) throws(FuzzFailure) {
         guard let first = data.first else { return }
         let format = ImportFormat.allCases[Int(first) % ImportFormat.allCases.count]
-        let file =
-            path
-            ?? {
-                let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-                let made = base + "/stockpot-fuzz-import-\(getpid())"
-                path = made
-                return made
-            }()
-        guard FileManager.default.createFile(atPath: file, contents: Data(data.dropFirst())) else {
-            throw FuzzFailure(name, "cannot write \(file)")
+        try input.withContents(data.dropFirst()) { (descriptor) throws(FuzzFailure) in
+            try read(descriptor, as: format, inputBytes: data.count)
         }
-        let descriptor = open(file, O_RDONLY)
-        guard descriptor >= 0 else { throw FuzzFailure(name, "cannot open \(file)") }
-        defer { close(descriptor) }
+    }
+
+    private static func read(_ descriptor: Int32, as format: ImportFormat, inputBytes: Int) throws(FuzzFailure) {
         var source = format.source(reading: descriptor, maxDocumentBytes: maxDocumentBytes)
         var items = 0
-        while items <= data.count + 1 {
+        while items <= inputBytes + 1 {
             let item: ImportItem?
             do {
                 item = try source.next()

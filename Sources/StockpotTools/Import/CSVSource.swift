@@ -75,39 +75,22 @@ struct CSVSource: ImportSource {
         return names
     }
 
-    /// A field's value: a JSON number for an unquoted field in JSON's number syntax, else the
-    /// text; nil when the bytes are not UTF-8.
+    /// A field's value: a JSON number for an unquoted field that is one (JSON's own number
+    /// syntax, through the JSON reader; no white space around it), else the text; nil when the
+    /// bytes are not UTF-8.
     private static func value(_ field: Field) -> JSONValue? {
-        if !field.quoted, isJSONNumber(field.bytes), let number = try? JSONReader.parse(field.bytes) { return number }
+        if !field.quoted, let first = field.bytes.first, let last = field.bytes.last, !isBlank(first), !isBlank(last),
+            let number = try? JSONReader.parse(field.bytes)
+        {
+            switch number {
+            case .integer, .double: return number
+            default: break
+            }
+        }
         return String(validating: field.bytes, as: UTF8.self).map(JSONValue.string)
     }
 
-    /// Whether `bytes` are `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-    static func isJSONNumber(_ bytes: [UInt8]) -> Bool {
-        var index = 0
-        func digits() -> Int {
-            let start = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
-            return index - start
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count else { return false }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else if digits() == 0 {
-            return false
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { return false }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { return false }
-        }
-        return index == bytes.count
-    }
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// Reads one record to its line end (or the input's end); nil at the end of the input. A
     /// record over the limit keeps counting its bytes but drops them.

@@ -1,4 +1,4 @@
-// The async calls: writes queue one at a time and all land; a write whose task is cancelled
+// The async calls: writes queue one at a time and all land, holding no thread while they wait; a write whose task is cancelled
 // before its turn writes nothing and fails with `cancelled`; a long Smart SQL statement whose
 // task is cancelled stops with `cancelled` instead of running to its end.
 
@@ -57,6 +57,42 @@ import Testing
         // The queue goes on: a later write lands.
         try await store.upsert([["k": 3]], into: "s")
         #expect(try store.view().count(of: "s") == 2)
+        try await store.close()
+    }
+
+    /// The threads of this process now.
+    static func threadCount() throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
+    }
+
+    @Test(.timeLimit(.minutes(1))) func queuedAsyncWritesHoldNoThread() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await Store.open(directory: directory.path, options: fastOptions())
+        try await store.registerSoup("s", indexSpecs: Self.specs)
+        // One async write holds the writer queue; 150 more queue behind it. A write that
+        // waited on a thread of its own would take one each (and may starve the pool the
+        // commit needs: the time limit turns that into a failure); queued on the
+        // serial writer queue they take none. The margin of 75 leaves room for the threads the
+        // suites running beside this one start.
+        let started = Atomic<Bool>(false)
+        let release = DispatchSemaphore(value: 0)
+        let holding = Task {
+            try await store.write { transaction in
+                started.store(true, ordering: .relaxed)
+                release.wait()
+                _ = try transaction.upsert([["k": -1]], into: "s")
+            }
+        }
+        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        let before = try Self.threadCount()
+        let queued = (0..<150).map { k in Task { _ = try await store.upsert([["k": .integer(Int64(k))]], into: "s") } }
+        try await Task.sleep(for: .milliseconds(300))
+        let during = try Self.threadCount()
+        release.signal()
+        _ = try await holding.value
+        for write in queued { _ = try await write.value }
+        #expect(during - before < 75, "\(during - before) threads more while 150 writes waited")
+        #expect(try store.view().count(of: "s") == 151)
         try await store.close()
     }
 

@@ -112,7 +112,8 @@ import Testing
             + "Bolt,8.5,\"two\nlines\",-12\n"
             + "\n"
             + "Cogs,,\"\",1e3\n"
-            + "Dent,\"42\",plain,0x1F"
+            + "Dent,\"42\",plain,0x1F\n"
+            + "Eve, 7,true,null"
         let run = try ToolRun.stockpot([
             "import", scratch.file("store"), "--soup", "items", "--index", "Name:string", "--format", "csv", scratch.write("items.csv", csv),
         ])
@@ -123,6 +124,8 @@ import Testing
                 ["Name": "Bolt", "Size": 8.5, "Note": "two\nlines", "Code": -12],
                 ["Name": "Cogs", "Size": "", "Note": "", "Code": 1000.0],
                 ["Name": "Dent", "Size": "42", "Note": "plain", "Code": "0x1F"],
+                // JSON's other literals and a padded number stay text.
+                ["Name": "Eve", "Size": " 7", "Note": "true", "Code": "null"],
             ])
     }
 
