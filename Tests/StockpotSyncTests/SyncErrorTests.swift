@@ -57,18 +57,34 @@ struct SyncErrorTests {
 
     @Test(arguments: [
         "UPDATE stockpot.soups SET format = 99", "ALTER TABLE stockpot.%T DROP COLUMN txid",
-        "ALTER TABLE stockpot.%T ALTER COLUMN version TYPE integer",
+        "ALTER TABLE stockpot.%T ALTER COLUMN version TYPE integer", "ALTER TABLE stockpot.%R DROP COLUMN hash",
     ])
     func aTableOfAnotherShapeIsSchemaMismatch(change: String) async throws {
         let fixture = try SyncFixture()
         let store = try fixture.device("a")
         let table = SQLText.identifier(ServerSchema.tableName(forSoup: SyncFixture.soup))
-        try fixture.connect().execute(change.replacingOccurrences(of: "%T", with: table))
+        let receipts = SQLText.identifier(ServerSchema.receiptsTableName(forSoup: SyncFixture.soup))
+        try fixture.connect().execute(change.replacingOccurrences(of: "%T", with: table).replacingOccurrences(of: "%R", with: receipts))
         _ = try await store.upsert([["name": "x"]], into: SyncFixture.soup)
         let before = store.lastSequence
         let error = await Self.code { _ = try await StoreSync(store: store, server: fixture.server).syncUp(soup: SyncFixture.soup) }
         #expect(error?.code == .schemaMismatch)
         #expect(store.lastSequence == before)
+    }
+
+    @Test func aFormat1ServerIsSchemaMismatchUntilInitServerUpgradesIt() async throws {
+        let fixture = try SyncFixture()
+        let store = try fixture.device("a")
+        let receipts = SQLText.identifier(ServerSchema.receiptsTableName(forSoup: SyncFixture.soup))
+        try fixture.connect().execute("DROP TABLE stockpot.\(receipts); UPDATE stockpot.soups SET format = 1")
+        _ = try await store.upsert([["name": "x"]], into: SyncFixture.soup)
+        let error = await Self.code { _ = try await StoreSync(store: store, server: fixture.server).syncUp(soup: SyncFixture.soup) }
+        #expect(error?.code == .schemaMismatch)
+        #expect(error?.message.contains("init-server") == true)
+        try StoreSync.initializeServer(fixture.server, soups: [SyncFixture.soup])
+        let up = try await StoreSync(store: store, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        #expect(up.applied == 1)
+        #expect(try fixture.connect().execute("SELECT count(*) FROM stockpot.\(receipts)").integer(0, 0) == 1)
     }
 
     @Test func aRoleWithoutGrantsIsPermissionDeniedAndTheDeviceRoleCanSyncButNotDelete() async throws {

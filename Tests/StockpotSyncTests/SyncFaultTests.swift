@@ -61,6 +61,42 @@ struct SyncFaultTests {
         #expect(try model.writtenTwice() == [], "seed \(seed)")
     }
 
+    /// A sync up whose COMMIT reached the server but whose answer never reached the store,
+    /// and another device writing the row before the rerun: the rerun finds its receipt and
+    /// takes the newer row instead of writing its change a second time over it.
+    @Test(arguments: [ConflictPolicy.clientWins, .serverWins, .fail])
+    func aRerunAfterALostCommitAnswerDoesNotWriteItsChangeAgain(policy: ConflictPolicy) async throws {
+        let fixture = try SyncFixture()
+        let model = try SyncModel(fixture)
+        var a = try fixture.device("a")
+        let b = try fixture.device("b")
+        let stored = try await a.upsert([["name": "original", "v": 0]], into: SyncFixture.soup)
+        let key = stored[0].objectValue!["Id"]!.stringValue!
+        _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup)
+        _ = try await a.upsert([["Id": .string(key), "name": "A", "v": 1]], into: SyncFixture.soup, externalIdPath: "Id")
+        // The store as it is when the answer is lost: the change made, its sync not recorded.
+        try await a.close()
+        try FileManager.default.copyItem(atPath: fixture.directory.file("a"), toPath: fixture.directory.file("a-unanswered"))
+        a = try fixture.device("a")
+        _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        _ = try await b.upsert([["Id": .string(key), "name": "B", "v": 2]], into: SyncFixture.soup, externalIdPath: "Id")
+        var clientWins = SyncOptions()
+        clientWins.conflictPolicy = .clientWins
+        _ = try await StoreSync(store: b, server: fixture.server).syncUp(soup: SyncFixture.soup, options: clientWins)
+
+        let unanswered = try fixture.device("a-unanswered")
+        var options = SyncOptions()
+        options.conflictPolicy = policy
+        let rerun = try await StoreSync(store: unanswered, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options)
+        #expect(rerun.conflicts.isEmpty && rerun.unresolved == 0 && rerun.unchanged == 1)
+        #expect(try fixture.serverDocuments()[key]?.objectValue?["name"] == "B")
+        #expect(try SyncFixture.localDocuments(unanswered)[key]?.objectValue?["name"] == "B")
+        #expect(try StoreSync(store: unanswered, server: fixture.server).status(soup: SyncFixture.soup).unsyncedKeys.isEmpty)
+        #expect(try model.audit().map(\.value) == [0, 1, 2])
+        #expect(try model.writtenTwice() == [])
+    }
+
     @Test func aSyncingProcessKilledAnywhereConvergesWhenRunAgain() async throws {
         let seed = TestEnvironment.seed("STOCKPOT_SYNC_SEED", default: UInt64.random(in: 1...UInt64.max))
         print("kill: seed \(seed), \(Self.kills) kills")

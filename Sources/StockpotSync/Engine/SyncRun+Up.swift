@@ -14,6 +14,9 @@ extension SyncRun {
         /// The server already holds this content at `version` (an earlier run sent it, or
         /// another device made the same change).
         case alreadyThere(version: Int64)
+        /// An earlier run wrote this very change (its COMMIT's answer was lost) and the row
+        /// has been written since: the local entry takes the row, as a sync down would have.
+        case overtaken(version: Int64, document: JSONValue?)
         /// The server's version stays and the local entry takes it (nil: a tombstone).
         case takeServer(version: Int64, document: JSONValue?)
         /// Left unsynced: a conflict under `fail`.
@@ -87,17 +90,20 @@ extension SyncRun {
         var outcomes = [UpOutcome](repeating: .pending, count: batch.count)
         do throws(SyncError) {
             try execute("BEGIN")
-            // Rows are locked until COMMIT, so what is decided below holds when it is written;
-            // the document comes back only where the version moved (a conflict to judge).
+            // Rows are locked until COMMIT, so what is decided below holds when it is written.
+            // Where the version moved (a conflict to judge) the document comes back, and the
+            // hash of the change this device last wrote on the same base, if it did.
             let found = try execute(
                 """
-                SELECT t.key, t.version, t.deleted, CASE WHEN t.version = x.base THEN NULL ELSE t.doc::text END
+                SELECT t.key, t.version, t.deleted, CASE WHEN t.version = x.base THEN NULL ELSE t.doc::text END,
+                    CASE WHEN t.version = x.base THEN NULL ELSE r.hash END
                 FROM \(table.qualifiedName) AS t JOIN unnest($1::text[], $2::bigint[]) AS x(key, base) USING (key)
+                LEFT JOIN \(table.qualifiedReceipts) AS r ON r.device = $3 AND r.key = x.key AND r.base = x.base
                 ORDER BY t.key
                 FOR UPDATE OF t
                 """,
-                [SQLText.array(batch.map(\.key)), SQLText.array(batch.map { Optional($0.baseVersion) })])
-            var server: [String: (version: Int64, deleted: Bool, document: JSONValue?)] = [:]
+                [SQLText.array(batch.map(\.key)), SQLText.array(batch.map { Optional($0.baseVersion) }), Array(device.utf8)])
+            var server: [String: (version: Int64, deleted: Bool, document: JSONValue?, sentHash: Int64?)] = [:]
             for row in 0..<found.rowCount {
                 guard let key = found.string(row, 0), let version = found.integer(row, 1) else { continue }
                 let text = found.isNull(row, 3) ? nil : found.bytes(row, 3)
@@ -107,7 +113,7 @@ extension SyncRun {
                 } catch {
                     throw SyncError(.schemaMismatch, "The server row of key \(key) holds no JSON document: \(error).", soup: soup)
                 }
-                server[key] = (version, found.bool(row, 2) ?? false, document)
+                server[key] = (version, found.bool(row, 2) ?? false, document, found.integer(row, 4))
             }
             // What to write: key, document (nil: tombstone), the version it must still have.
             var writes: [(position: Int, document: JSONValue?, bytes: [UInt8]?, expected: Int64?, resolved: Bool)] = []
@@ -133,6 +139,10 @@ extension SyncRun {
                     outcomes[position] = .alreadyThere(version: row.version)
                     continue
                 }
+                if row.sentHash == change.contentHash {
+                    outcomes[position] = .overtaken(version: row.version, document: serverDocument)
+                    continue
+                }
                 let conflict = SyncConflict(
                     soup: soup, key: change.key, local: change.document, server: serverDocument,
                     baseVersion: change.baseVersion, serverVersion: row.version)
@@ -156,9 +166,13 @@ extension SyncRun {
                 }
             }
             if !writes.isEmpty {
+                // Each write leaves a receipt of the change it carried (its base and hash), in
+                // the same transaction, for a rerun that never heard COMMIT's answer.
                 let result = try execute(
                     """
-                    WITH x AS (SELECT * FROM unnest($1::text[], $2::jsonb[], $3::boolean[], $4::bigint[]) AS x(key, doc, deleted, expected)),
+                    WITH x AS (
+                        SELECT * FROM unnest($1::text[], $2::jsonb[], $3::boolean[], $4::bigint[], $6::bigint[], $7::bigint[])
+                            AS x(key, doc, deleted, expected, base, hash)),
                     updated AS (
                         UPDATE \(table.qualifiedName) AS t SET doc = x.doc, deleted = x.deleted, device = $5
                         FROM x WHERE x.expected IS NOT NULL AND t.key = x.key AND t.version = x.expected
@@ -167,8 +181,13 @@ extension SyncRun {
                         INSERT INTO \(table.qualifiedName) (key, doc, deleted, device)
                         SELECT key, doc, deleted, $5 FROM x WHERE x.expected IS NULL
                         ON CONFLICT (key) DO NOTHING
-                        RETURNING key, version)
-                    SELECT key, version FROM updated UNION ALL SELECT key, version FROM inserted
+                        RETURNING key, version),
+                    written AS (SELECT key, version FROM updated UNION ALL SELECT key, version FROM inserted),
+                    receipts AS (
+                        INSERT INTO \(table.qualifiedReceipts) (device, key, base, hash)
+                        SELECT $5, key, x.base, x.hash FROM written JOIN x USING (key)
+                        ON CONFLICT (device, key) DO UPDATE SET base = EXCLUDED.base, hash = EXCLUDED.hash)
+                    SELECT key, version FROM written
                     """,
                     [
                         SQLText.array(writes.map { batch[$0.position].key }),
@@ -176,6 +195,8 @@ extension SyncRun {
                         SQLText.array(writes.map { $0.document == nil }),
                         SQLText.array(writes.map(\.expected)),
                         Array(device.utf8),
+                        SQLText.array(writes.map { Optional(batch[$0.position].baseVersion) }),
+                        SQLText.array(writes.map { Optional(batch[$0.position].contentHash) }),
                     ])
                 var versions: [String: Int64] = [:]
                 for row in 0..<result.rowCount {
@@ -228,6 +249,10 @@ extension SyncRun {
                     if document == nil { outcome.deleted += 1 } else { outcome.applied += 1 }
                 case .alreadyThere(let version):
                     states.append(Self.state(change, version, change.document))
+                    outcome.unchanged += 1
+                case .overtaken(let version, let document):
+                    take(document)
+                    states.append(Self.state(change, version, document))
                     outcome.unchanged += 1
                 case .takeServer(let version, let document):
                     take(document)

@@ -5,7 +5,8 @@
 /// `stockpot.soups`.
 package enum ServerSchema {
     /// The format of the tables this build reads and writes; `stockpot.soups.format`.
-    package static let format: Int64 = 1
+    /// Format 2 adds the receipts table; `initialize` upgrades a format 1 soup in place.
+    package static let format: Int64 = 2
 
     /// The statements shared by every soup: the schema, the soup registry, the version
     /// sequence, the trigger function that stamps every change and the tombstone purge.
@@ -73,9 +74,17 @@ package enum ServerSchema {
         return text
     }
 
-    /// The statements that create one soup's table, its index and trigger, and register it.
+    /// The name of a soup's receipts table: each device's last write of each key, by the
+    /// change it carried (docs/sync.md, "Receipts").
+    package static func receiptsTableName(forSoup soup: String) -> String {
+        tableName(forSoup: soup) + "_receipts"
+    }
+
+    /// The statements that create one soup's tables, index and trigger, and register it (or
+    /// bring a format 1 registration to this format).
     static func soupStatements(soup: String) -> String {
         let table = SQLText.identifier(tableName(forSoup: soup))
+        let receipts = SQLText.identifier(receiptsTableName(forSoup: soup))
         let txidIndex = SQLText.identifier(tableName(forSoup: soup) + "_txid")
         return """
             CREATE TABLE IF NOT EXISTS stockpot.\(table) (
@@ -90,9 +99,16 @@ package enum ServerSchema {
             CREATE INDEX IF NOT EXISTS \(txidIndex) ON stockpot.\(table) (txid);
             CREATE OR REPLACE TRIGGER stamp BEFORE INSERT OR UPDATE ON stockpot.\(table)
                 FOR EACH ROW EXECUTE FUNCTION stockpot.stamp();
+            CREATE TABLE IF NOT EXISTS stockpot.\(receipts) (
+                device text NOT NULL,
+                key text NOT NULL,
+                base bigint NOT NULL,
+                hash bigint NOT NULL,
+                PRIMARY KEY (device, key));
             INSERT INTO stockpot.soups (soup, table_name, format)
                 VALUES (\(SQLText.literal(soup)), \(SQLText.literal(tableName(forSoup: soup))), \(format))
                 ON CONFLICT (soup) DO NOTHING;
+            UPDATE stockpot.soups SET format = \(format) WHERE soup = \(SQLText.literal(soup)) AND format = 1;
             """
     }
 
@@ -106,7 +122,9 @@ package enum ServerSchema {
 
             """
         for soup in soups {
-            statements += "GRANT SELECT, INSERT, UPDATE ON stockpot.\(SQLText.identifier(tableName(forSoup: soup))) TO \(quotedRole);\n"
+            for table in [tableName(forSoup: soup), receiptsTableName(forSoup: soup)] {
+                statements += "GRANT SELECT, INSERT, UPDATE ON stockpot.\(SQLText.identifier(table)) TO \(quotedRole);\n"
+            }
         }
         return statements
     }
@@ -134,6 +152,8 @@ package enum ServerSchema {
     package struct SoupTable: Sendable {
         /// The quoted, schema-qualified table name.
         package var qualifiedName: String
+        /// The quoted, schema-qualified name of the soup's receipts table.
+        package var qualifiedReceipts: String
         /// Tombstones at or below this transaction id were purged (0: none).
         package var purgedThrough: UInt64
     }
@@ -152,32 +172,42 @@ package enum ServerSchema {
                 soup: soup)
         }
         guard row.integer(0, 1) == format else {
+            let found = row.string(0, 1) ?? "?"
+            let remedy = found == "1" ? " (run `stockpot sync init-server --soup \(soup)` to upgrade it)" : ""
             throw SyncError(
                 .schemaMismatch,
-                "Soup \"\(soup)\"'s server table has format \(row.string(0, 1) ?? "?"); this version of Stockpot reads format \(format).", soup: soup)
+                "Soup \"\(soup)\"'s server table has format \(found); this version of Stockpot reads format \(format)\(remedy).", soup: soup)
         }
         let qualified = "stockpot." + SQLText.identifier(name)
+        let receipts = "stockpot." + SQLText.identifier(name + "_receipts")
+        try checkColumns(
+            connection, soup: soup, table: qualified,
+            expected: [
+                "key": "text", "doc": "jsonb", "version": "bigint", "deleted": "boolean",
+                "modified": "timestamp with time zone", "device": "text", "txid": "xid8",
+            ])
+        try checkColumns(connection, soup: soup, table: receipts, expected: ["device": "text", "key": "text", "base": "bigint", "hash": "bigint"])
+        return SoupTable(qualifiedName: qualified, qualifiedReceipts: receipts, purgedThrough: UInt64(row.string(0, 2) ?? "0") ?? 0)
+    }
+
+    /// Checks that `table` exists and has each expected column with its type.
+    private static func checkColumns(_ connection: PGConnection, soup: String, table: String, expected: [String: String]) throws(SyncError) {
         let columns = try connection.execute(
             """
             SELECT attname::text, format_type(atttypid, atttypmod) FROM pg_attribute
             WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
-            """, [Array(qualified.utf8)], soup: soup)
+            """, [Array(table.utf8)], soup: soup)
         var found: [String: String] = [:]
         for index in 0..<columns.rowCount {
             if let column = columns.string(index, 0) { found[column] = columns.string(index, 1) }
         }
-        let expected = [
-            "key": "text", "doc": "jsonb", "version": "bigint", "deleted": "boolean",
-            "modified": "timestamp with time zone", "device": "text", "txid": "xid8",
-        ]
         if found.isEmpty {
-            throw SyncError(.serverNotInitialized, "Soup \"\(soup)\" is registered but its server table \(qualified) is missing.", soup: soup)
+            throw SyncError(.serverNotInitialized, "Soup \"\(soup)\" is registered but its server table \(table) is missing.", soup: soup)
         }
         for (column, type) in expected.sorted(by: { $0.key < $1.key }) where found[column] != type {
             throw SyncError(
                 .schemaMismatch,
-                "Soup \"\(soup)\"'s server table lacks column \(column) of type \(type) (found \(found[column] ?? "none")).", soup: soup)
+                "Soup \"\(soup)\"'s server table \(table) lacks column \(column) of type \(type) (found \(found[column] ?? "none")).", soup: soup)
         }
-        return SoupTable(qualifiedName: qualified, purgedThrough: UInt64(row.string(0, 2) ?? "0") ?? 0)
     }
 }

@@ -15,13 +15,17 @@ final class TerminalSession: Sendable {
     /// Starts `stockpot arguments...` on a terminal, with `home` as its HOME (for the history
     /// file).
     init(_ arguments: [String], home: String) throws {
-        let command = ([ExecProcess.binaryURL.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        // `script` hands the command to a shell; `exec` makes the binary replace it, so no
+        // shell waits in the terminal's foreground group to be ended by Ctrl-C's SIGINT (dash,
+        // a common /bin/sh, does not replace itself with a lone command as bash does).
+        let command = "exec " + ([ExecProcess.binaryURL.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qfec", command, "/dev/null"]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home
         environment["TERM"] = "xterm"
+        environment["SHELL"] = "/bin/sh"
         environment["STOCKPOT_KEY_FILE"] = nil
         process.environment = environment
         let inputPipe = Pipe()
