@@ -23,18 +23,35 @@ package enum DocumentContent {
     /// sync soup), of its compact JSON with every object's members sorted by key bytes, so
     /// that the same content in another member order (the server's jsonb order) hashes alike.
     package static func hash(_ stripped: JSONValue) -> Int64 {
-        Int64(bitPattern: Checksum.xxh3(JSONWriter.write(sortingKeys(stripped))))
+        var text: [UInt8] = []
+        text.reserveCapacity(512)
+        appendSortingKeys(stripped, to: &text)
+        return Int64(bitPattern: Checksum.xxh3(text))
     }
 
-    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
+    /// Appends `value`'s compact JSON with every object's members sorted by key bytes: the
+    /// text `JSONWriter` writes for the same value with its members in that order.
+    private static func appendSortingKeys(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .object(let object):
-            let keys = object.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            return .object(JSONObject(keys.map { ($0, sortingKeys(object[$0]!)) }))
+            let members = object.members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            output.append(UInt8(ascii: "{"))
+            for (position, (key, member)) in members.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                JSONWriter.appendString(key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                appendSortingKeys(member, to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
         case .array(let elements):
-            return .array(elements.map(sortingKeys))
+            output.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                appendSortingKeys(element, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
         default:
-            return value
+            JSONWriter.append(value, to: &output)
         }
     }
 

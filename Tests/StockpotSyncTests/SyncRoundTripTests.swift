@@ -128,6 +128,47 @@ struct SyncRoundTripTests {
         #expect(up.applied == 37 && down.applied == 37)
         #expect(SyncFixture.same(try SyncFixture.localDocuments(a), try SyncFixture.localDocuments(b)))
     }
+
+    /// Entries edited while a sync up runs, after it read them and before their batch is
+    /// recorded: the edit stays local and unsynced, and the next sync up sends it. Device b
+    /// changed those entries on the server first, so their batch meets conflicts: clientWins
+    /// writes what the sync read, serverWins takes b's version but not over the edit.
+    @Test(arguments: [ConflictPolicy.clientWins, .serverWins])
+    func anEditDuringSyncUpStaysUnsyncedAndIsSentNext(policy: ConflictPolicy) async throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.device("a")
+        let b = try fixture.device("b")
+        _ = try await a.upsert((0..<20).map { ["name": .string("n\($0)")] }, into: SyncFixture.soup)
+        _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup)
+        let keys = try SyncFixture.localDocuments(a).keys.sorted()
+        // Batches go in key order: keys[10..<15] are the third batch, edited after the first.
+        let edited = Array(keys[10..<15])
+        _ = try await b.upsert(edited.map { ["Id": .string($0), "name": "b"] }, into: SyncFixture.soup, externalIdPath: "Id")
+        _ = try await StoreSync(store: b, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        _ = try await a.upsert(keys.map { ["Id": .string($0), "name": "sent"] }, into: SyncFixture.soup, externalIdPath: "Id")
+        var options = SyncOptions()
+        options.batchSize = 5
+        options.conflictPolicy = policy
+        options.progress = { progress in
+            if progress.done == 5 {
+                _ = try? a.upsert(edited.map { ["Id": .string($0), "name": "edited"] }, into: SyncFixture.soup, externalIdPath: "Id")
+            }
+        }
+        let up = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options)
+        #expect(up.conflicts.count == 5)
+        let server = try fixture.serverDocuments()
+        var expected: JSONValue = "b"
+        if case .clientWins = policy { expected = "sent" }
+        #expect(edited.allSatisfy { server[$0]?.objectValue?["name"] == expected })
+        #expect(keys.filter { !edited.contains($0) }.allSatisfy { server[$0]?.objectValue?["name"] == "sent" })
+        let local = try SyncFixture.localDocuments(a)
+        #expect(edited.allSatisfy { local[$0]?.objectValue?["name"] == "edited" }, "\(edited.map { local[$0]?.objectValue?["name"] })")
+        #expect(try StoreSync(store: a, server: fixture.server).status(soup: SyncFixture.soup).unsyncedKeys.sorted() == edited)
+        let next = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        #expect(next.applied == 5 && next.conflicts.isEmpty)
+        #expect(SyncFixture.same(try SyncFixture.localDocuments(a), try fixture.serverDocuments()))
+    }
 }
 
 func exactSpec(_ path: String, _ value: String) -> QuerySpec {

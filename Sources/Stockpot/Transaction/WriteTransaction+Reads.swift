@@ -3,6 +3,10 @@
 // which wait for it. The same answers a view of the committed state would give.
 
 extension WriteTransaction {
+    /// The store as this transaction found it, without its own changes: what a reader saw
+    /// when the transaction began (sync asks it whether a soup changed since a sequence).
+    package var startView: StoreView { StoreView(state: base) }
+
     /// One page of a query's results, as this transaction sees the soup. See
     /// ``StoreView/query(_:in:page:)-(QuerySpec,_,_)``.
     ///

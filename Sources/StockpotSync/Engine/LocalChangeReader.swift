@@ -19,6 +19,8 @@ struct LocalChangeReader {
         var bytes: [UInt8]
         var contentHash: Int64
         var state: EntryState?
+        /// The local entry's id when it was read (nil: no local entry).
+        var entryID: Int64? = nil
     }
 
     /// The local changes not yet on the server, and the feed sequence they were read up to.
@@ -72,13 +74,13 @@ struct LocalChangeReader {
             // A key deleted in the feed may have been given to a new entry since; look it up.
             let local = deletedKeys.contains(key) || documents[key] == nil ? try localEntry(view, key: key) : documents[key]
             let state = states[key]
-            guard SyncRun.isDirty(local: local, state: state) else { continue }
             let document = local.map(DocumentContent.stripped)
-            let bytes = document.map(DocumentContent.bytes) ?? []
+            let contentHash = document.map(DocumentContent.hash)
+            guard SyncRun.isDirty(contentHash: contentHash, state: state) else { continue }
             changes.append(
                 LocalChange(
-                    key: key, baseVersion: state?.baseVersion ?? 0, document: document, bytes: bytes,
-                    contentHash: document.map(DocumentContent.hash) ?? 0, state: state))
+                    key: key, baseVersion: state?.baseVersion ?? 0, document: document, bytes: document.map(DocumentContent.bytes) ?? [],
+                    contentHash: contentHash ?? 0, state: state, entryID: local?.objectValue?["_soupEntryId"]?.integerValue))
         }
         return (changes, since)
     }

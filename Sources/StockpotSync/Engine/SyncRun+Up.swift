@@ -31,6 +31,7 @@ extension SyncRun {
     /// Sends every local change not yet on the server, a batch per server transaction.
     func syncUp() throws(SyncError) {
         let (changes, through) = try read { view throws(StockpotError) in try LocalChangeReader(soup: soup, keyPath: keyPath).localChanges(view) }
+        var edits = LocalEdits(soup: soup, keyPath: keyPath, since: through)
         let device = try write { transaction throws(StockpotError) in try SyncStateStore.deviceID(transaction) }
         report(.up, done: 0, total: changes.count)
         var done = 0
@@ -51,11 +52,11 @@ extension SyncRun {
                                 soup: soup, key: change.key, local: change.document, server: nil, baseVersion: change.baseVersion, serverVersion: 0))
                         summary.unresolved += 1
                     }
-                    try applyUp(sending, outcomes)
+                    try applyUp(sending, outcomes, edits: &edits)
                     break
                 }
                 let settled = zip(sending, outcomes).filter { if case .raced = $0.1 { return false } else { return true } }
-                try applyUp(settled.map(\.0), settled.map(\.1))
+                try applyUp(settled.map(\.0), settled.map(\.1), edits: &edits)
                 if raced.isEmpty { break }
                 sending = raced
             }
@@ -221,41 +222,54 @@ extension SyncRun {
     /// Records a batch's outcomes in the store, in one transaction: base versions and hashes,
     /// and the documents the local entries take (server wins, merges). A local entry changed
     /// since it was read keeps its new content (it stays unsynced, based on the new version).
-    func applyUp(_ batch: [LocalChangeReader.LocalChange], _ outcomes: [UpOutcome]) throws(SyncError) {
+    /// Only entries `edits` shows changed since the changes were read are looked up again.
+    func applyUp(_ batch: [LocalChangeReader.LocalChange], _ outcomes: [UpOutcome], edits: inout LocalEdits) throws(SyncError) {
         var outcome = summary
+        var gathered = edits
         try write { transaction throws(StockpotError) in
+            try gathered.gather(transaction.startView)
             var states: [EntryState] = []
             var upserts: [JSONValue] = []
             var deletions: [Int64] = []
             for (change, result) in zip(batch, outcomes) {
                 outcome.considered += 1
-                let local = try localEntry(transaction, key: change.key)
-                let current = local.map(DocumentContent.stripped)
-                let unchanged =
-                    current.map { DocumentContent.hash($0) == change.contentHash && change.document != nil }
-                    ?? (change.document == nil)
-                func take(_ document: JSONValue?) {
+                var local: JSONValue?? = nil
+                var unchanged = true
+                if gathered.mayHaveChanged(change) {
+                    let entry = try localEntry(transaction, key: change.key)
+                    local = .some(entry)
+                    unchanged =
+                        entry.map { DocumentContent.hash(DocumentContent.stripped($0)) == change.contentHash && change.document != nil }
+                        ?? (change.document == nil)
+                }
+                func take(_ document: JSONValue?) throws(StockpotError) {
                     guard unchanged else { return }
                     if let document {
                         upserts.append(document)
-                    } else if let id = local?.objectValue?["_soupEntryId"]?.integerValue {
-                        deletions.append(id)
+                        return
                     }
+                    let entry: JSONValue?
+                    if let local { entry = local } else { entry = try localEntry(transaction, key: change.key) }
+                    if let id = entry?.objectValue?["_soupEntryId"]?.integerValue { deletions.append(id) }
                 }
                 switch result {
                 case .written(let version, let document, let resolved):
-                    if resolved { take(document) }
-                    states.append(Self.state(change, version, document))
+                    if resolved {
+                        try take(document)
+                        states.append(Self.state(change, version, document))
+                    } else {
+                        states.append(Self.state(change, version))
+                    }
                     if document == nil { outcome.deleted += 1 } else { outcome.applied += 1 }
                 case .alreadyThere(let version):
-                    states.append(Self.state(change, version, change.document))
+                    states.append(Self.state(change, version))
                     outcome.unchanged += 1
                 case .overtaken(let version, let document):
-                    take(document)
+                    try take(document)
                     states.append(Self.state(change, version, document))
                     outcome.unchanged += 1
                 case .takeServer(let version, let document):
-                    take(document)
+                    try take(document)
                     states.append(Self.state(change, version, document))
                 case .pending, .raced:
                     var state = change.state ?? EntryState(key: change.key, baseVersion: 0, contentHash: 0, deleted: false)
@@ -271,6 +285,7 @@ extension SyncRun {
             if !upserts.isEmpty { _ = try transaction.upsert(upserts, into: soup, externalIdPath: keyPath) }
             try SyncStateStore.write(transaction, soup: soup, states: states)
         }
+        edits = gathered
         summary = outcome
     }
 
@@ -280,6 +295,13 @@ extension SyncRun {
         var state = EntryState(
             key: change.key, baseVersion: version,
             contentHash: document.map { DocumentContent.hash($0) } ?? 0, deleted: document == nil)
+        state.stateEntryID = change.state?.stateEntryID
+        return state
+    }
+
+    /// The state of a change's entry in step with a server version holding the change itself.
+    static func state(_ change: LocalChangeReader.LocalChange, _ version: Int64) -> EntryState {
+        var state = EntryState(key: change.key, baseVersion: version, contentHash: change.contentHash, deleted: change.document == nil)
         state.stateEntryID = change.state?.stateEntryID
         return state
     }

@@ -117,10 +117,15 @@ final class SyncRun {
 
     /// Whether the local entry (nil: none) has changes its state does not account for.
     static func isDirty(local: JSONValue?, state: EntryState?) -> Bool {
+        isDirty(contentHash: local.map { DocumentContent.hash(DocumentContent.stripped($0)) }, state: state)
+    }
+
+    /// ``isDirty(local:state:)`` from the local entry's content hash (nil: no local entry).
+    static func isDirty(contentHash: Int64?, state: EntryState?) -> Bool {
         if state?.pending == true { return true }
-        guard let local else { return state.map { !$0.deleted } ?? false }
+        guard let contentHash else { return state.map { !$0.deleted } ?? false }
         guard let state, !state.deleted else { return true }
-        return DocumentContent.hash(DocumentContent.stripped(local)) != state.contentHash
+        return contentHash != state.contentHash
     }
 
     /// Milliseconds since the epoch.
