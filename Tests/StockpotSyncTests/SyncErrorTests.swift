@@ -57,7 +57,7 @@ struct SyncErrorTests {
 
     @Test(arguments: [
         "UPDATE stockpot.soups SET format = 99", "ALTER TABLE stockpot.%T DROP COLUMN txid",
-        "ALTER TABLE stockpot.%T ALTER COLUMN version TYPE integer", "ALTER TABLE stockpot.%R DROP COLUMN hash",
+        "ALTER TABLE stockpot.%T ALTER COLUMN version TYPE integer", "ALTER TABLE stockpot.%R DROP COLUMN hashes",
     ])
     func aTableOfAnotherShapeIsSchemaMismatch(change: String) async throws {
         let fixture = try SyncFixture()

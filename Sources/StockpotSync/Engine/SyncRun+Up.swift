@@ -28,11 +28,19 @@ extension SyncRun {
         case neverOnServer
     }
 
+    /// A change as this device's receipt on the server records it: its key's base version
+    /// and its content hash (0: a delete).
+    struct SentChange: Equatable {
+        var base: Int64
+        var hash: Int64
+    }
+
     /// Sends every local change not yet on the server, a batch per server transaction.
     func syncUp() throws(SyncError) {
         let (changes, through) = try read { view throws(StockpotError) in try LocalChangeReader(soup: soup, keyPath: keyPath).localChanges(view) }
         var edits = LocalEdits(soup: soup, keyPath: keyPath, since: through)
         let device = try write { transaction throws(StockpotError) in try SyncStateStore.deviceID(transaction) }
+        let receipt = try lastReceipt(device: device)
         report(.up, done: 0, total: changes.count)
         var done = 0
         var start = 0
@@ -43,7 +51,7 @@ extension SyncRun {
             // A change that raced another device's insert is sent again: the row now exists,
             // so it is decided like any other (a few rounds; each needs a new insert to lose).
             for attempt in 1...5 {
-                let outcomes = try sendRetryingDeadlocks(sending, device: device)
+                let outcomes = try sendRetryingDeadlocks(sending, device: device, receipt: receipt)
                 let raced = zip(sending, outcomes).filter { if case .raced = $0.1 { return true } else { return false } }.map(\.0)
                 if attempt == 5 {
                     for change in raced {
@@ -72,13 +80,32 @@ extension SyncRun {
         }
     }
 
-    /// ``sendBatch(_:device:)``, sent again when the server chose it as a deadlock's victim
-    /// or could not serialize it (it was rolled back, so nothing of it happened).
-    func sendRetryingDeadlocks(_ batch: [LocalChangeReader.LocalChange], device: String) throws(SyncError) -> [UpOutcome] {
+    /// The changes of the last batch this device committed (docs/sync.md, "Receipts"), read
+    /// once before anything is sent: the batch whose COMMIT answer a failed run may have lost.
+    func lastReceipt(device: String) throws(SyncError) -> [String: SentChange] {
+        let rows = try execute(
+            """
+            SELECT u.key, u.base, u.hash FROM \(table.qualifiedReceipts) AS r, unnest(r.keys, r.bases, r.hashes) AS u(key, base, hash)
+            WHERE r.device = $1
+            """, [Array(device.utf8)])
+        var sent: [String: SentChange] = [:]
+        for row in 0..<rows.rowCount {
+            if let key = rows.string(row, 0), let base = rows.integer(row, 1), let hash = rows.integer(row, 2) {
+                sent[key] = SentChange(base: base, hash: hash)
+            }
+        }
+        return sent
+    }
+
+    /// ``sendBatch(_:device:receipt:)``, sent again when the server chose it as a deadlock's
+    /// victim or could not serialize it (it was rolled back, so nothing of it happened).
+    func sendRetryingDeadlocks(
+        _ batch: [LocalChangeReader.LocalChange], device: String, receipt: [String: SentChange]
+    ) throws(SyncError) -> [UpOutcome] {
         var attempt = 0
         while true {
             do {
-                return try sendBatch(batch, device: device)
+                return try sendBatch(batch, device: device, receipt: receipt)
             } catch  where (error.sqlState == "40P01" || error.sqlState == "40001") && attempt < 10 {
                 attempt += 1
                 try checkCancelled()
@@ -86,25 +113,25 @@ extension SyncRun {
         }
     }
 
-    /// One server transaction: lock the batch's rows, decide each change, write the accepted.
-    func sendBatch(_ batch: [LocalChangeReader.LocalChange], device: String) throws(SyncError) -> [UpOutcome] {
+    /// One server transaction: lock the batch's rows, decide each change, write the accepted
+    /// and replace this device's receipt with them. `receipt` is the receipt as the run began.
+    func sendBatch(
+        _ batch: [LocalChangeReader.LocalChange], device: String, receipt: [String: SentChange]
+    ) throws(SyncError) -> [UpOutcome] {
         var outcomes = [UpOutcome](repeating: .pending, count: batch.count)
         do throws(SyncError) {
             try execute("BEGIN")
-            // Rows are locked until COMMIT, so what is decided below holds when it is written.
-            // Where the version moved (a conflict to judge) the document comes back, and the
-            // hash of the change this device last wrote on the same base, if it did.
+            // Rows are locked until COMMIT, so what is decided below holds when it is written;
+            // the document comes back only where the version moved (a conflict to judge).
             let found = try execute(
                 """
-                SELECT t.key, t.version, t.deleted, CASE WHEN t.version = x.base THEN NULL ELSE t.doc::text END,
-                    CASE WHEN t.version = x.base THEN NULL ELSE r.hash END
+                SELECT t.key, t.version, t.deleted, CASE WHEN t.version = x.base THEN NULL ELSE t.doc::text END
                 FROM \(table.qualifiedName) AS t JOIN unnest($1::text[], $2::bigint[]) AS x(key, base) USING (key)
-                LEFT JOIN \(table.qualifiedReceipts) AS r ON r.device = $3 AND r.key = x.key AND r.base = x.base
                 ORDER BY t.key
                 FOR UPDATE OF t
                 """,
-                [SQLText.array(batch.map(\.key)), SQLText.array(batch.map { Optional($0.baseVersion) }), Array(device.utf8)])
-            var server: [String: (version: Int64, deleted: Bool, document: JSONValue?, sentHash: Int64?)] = [:]
+                [SQLText.array(batch.map(\.key)), SQLText.array(batch.map { Optional($0.baseVersion) })])
+            var server: [String: (version: Int64, deleted: Bool, document: JSONValue?)] = [:]
             for row in 0..<found.rowCount {
                 guard let key = found.string(row, 0), let version = found.integer(row, 1) else { continue }
                 let text = found.isNull(row, 3) ? nil : found.bytes(row, 3)
@@ -114,7 +141,7 @@ extension SyncRun {
                 } catch {
                     throw SyncError(.schemaMismatch, "The server row of key \(key) holds no JSON document: \(error).", soup: soup)
                 }
-                server[key] = (version, found.bool(row, 2) ?? false, document, found.integer(row, 4))
+                server[key] = (version, found.bool(row, 2) ?? false, document)
             }
             // What to write: key, document (nil: tombstone), the version it must still have.
             var writes: [(position: Int, document: JSONValue?, bytes: [UInt8]?, expected: Int64?, resolved: Bool)] = []
@@ -140,7 +167,7 @@ extension SyncRun {
                     outcomes[position] = .alreadyThere(version: row.version)
                     continue
                 }
-                if row.sentHash == change.contentHash {
+                if receipt[change.key] == SentChange(base: change.baseVersion, hash: change.contentHash) {
                     outcomes[position] = .overtaken(version: row.version, document: serverDocument)
                     continue
                 }
@@ -167,8 +194,8 @@ extension SyncRun {
                 }
             }
             if !writes.isEmpty {
-                // Each write leaves a receipt of the change it carried (its base and hash), in
-                // the same transaction, for a rerun that never heard COMMIT's answer.
+                // The batch's writes replace this device's receipt, in the same transaction: what
+                // a rerun that never heard COMMIT's answer finds there.
                 let result = try execute(
                     """
                     WITH x AS (
@@ -184,10 +211,11 @@ extension SyncRun {
                         ON CONFLICT (key) DO NOTHING
                         RETURNING key, version),
                     written AS (SELECT key, version FROM updated UNION ALL SELECT key, version FROM inserted),
-                    receipts AS (
-                        INSERT INTO \(table.qualifiedReceipts) (device, key, base, hash)
-                        SELECT $5, key, x.base, x.hash FROM written JOIN x USING (key)
-                        ON CONFLICT (device, key) DO UPDATE SET base = EXCLUDED.base, hash = EXCLUDED.hash)
+                    receipt AS (
+                        INSERT INTO \(table.qualifiedReceipts) (device, keys, bases, hashes)
+                        SELECT $5, array_agg(x.key), array_agg(x.base), array_agg(x.hash) FROM written JOIN x USING (key)
+                        HAVING count(*) > 0
+                        ON CONFLICT (device) DO UPDATE SET keys = EXCLUDED.keys, bases = EXCLUDED.bases, hashes = EXCLUDED.hashes)
                     SELECT key, version FROM written
                     """,
                     [

@@ -61,7 +61,7 @@ final class SyncRun {
         self.summary = SyncSummary(soup: soup)
         connection = try PGConnection(server)
         table = try ServerSchema.table(connection, soup: soup)
-        summary.roundTrips += 3
+        summary.roundTrips += 4  // the connection's start-up, the registry, the shapes of the soup's two tables
         try write { transaction throws(StockpotError) in try SyncStateStore.ensureSoup(transaction) }
     }
 

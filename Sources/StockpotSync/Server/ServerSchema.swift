@@ -74,8 +74,8 @@ package enum ServerSchema {
         return text
     }
 
-    /// The name of a soup's receipts table: each device's last write of each key, by the
-    /// change it carried (docs/sync.md, "Receipts").
+    /// The name of a soup's receipts table: for each device, the changes of the last batch
+    /// it committed (docs/sync.md, "Receipts").
     package static func receiptsTableName(forSoup soup: String) -> String {
         tableName(forSoup: soup) + "_receipts"
     }
@@ -100,11 +100,10 @@ package enum ServerSchema {
             CREATE OR REPLACE TRIGGER stamp BEFORE INSERT OR UPDATE ON stockpot.\(table)
                 FOR EACH ROW EXECUTE FUNCTION stockpot.stamp();
             CREATE TABLE IF NOT EXISTS stockpot.\(receipts) (
-                device text NOT NULL,
-                key text NOT NULL,
-                base bigint NOT NULL,
-                hash bigint NOT NULL,
-                PRIMARY KEY (device, key));
+                device text PRIMARY KEY,
+                keys text[] NOT NULL,
+                bases bigint[] NOT NULL,
+                hashes bigint[] NOT NULL);
             INSERT INTO stockpot.soups (soup, table_name, format)
                 VALUES (\(SQLText.literal(soup)), \(SQLText.literal(tableName(forSoup: soup))), \(format))
                 ON CONFLICT (soup) DO NOTHING;
@@ -186,7 +185,8 @@ package enum ServerSchema {
                 "key": "text", "doc": "jsonb", "version": "bigint", "deleted": "boolean",
                 "modified": "timestamp with time zone", "device": "text", "txid": "xid8",
             ])
-        try checkColumns(connection, soup: soup, table: receipts, expected: ["device": "text", "key": "text", "base": "bigint", "hash": "bigint"])
+        try checkColumns(
+            connection, soup: soup, table: receipts, expected: ["device": "text", "keys": "text[]", "bases": "bigint[]", "hashes": "bigint[]"])
         return SoupTable(qualifiedName: qualified, qualifiedReceipts: receipts, purgedThrough: UInt64(row.string(0, 2) ?? "0") ?? 0)
     }
 
