@@ -161,7 +161,7 @@ public struct DeviceWorkload: Sendable {
     /// The unsynced changes of the device's store: key, local value (nil: deleted), base.
     public static func unsynced(_ store: Store) throws -> [WorkloadEvent.SentChange] {
         let status = try StoreSync(store: store, server: "").status(soup: soup)
-        let states = try SyncStateStore.entryStates(store.view(), soup: soup, keys: status.unsyncedKeys)
+        let states = try SyncStateStore.entryStates(store.view(), soup: soup, keys: Set(status.unsyncedKeys))
         var sent: [WorkloadEvent.SentChange] = []
         for key in status.unsyncedKeys {
             var spec = QuerySpec(queryType: .exact)

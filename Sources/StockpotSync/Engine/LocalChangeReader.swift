@@ -3,6 +3,7 @@
 // content differs from their sync state (docs/sync.md, "What counts as unsynced").
 
 import Stockpot
+import StockpotCore
 import StockpotJSON
 
 /// Finds a soup's local entries and unsynced changes; reads only the store.
@@ -69,20 +70,24 @@ struct LocalChangeReader {
             }
         }
         let states = try SyncStateStore.entryStates(view, soup: soup, keys: candidates)
-        var changes: [LocalChange] = []
-        for key in candidates.sorted() {
+        let keys = candidates.sorted()
+        var locals: [JSONValue?] = []
+        locals.reserveCapacity(keys.count)
+        for key in keys {
             // A key deleted in the feed may have been given to a new entry since; look it up.
-            let local = deletedKeys.contains(key) || documents[key] == nil ? try localEntry(view, key: key) : documents[key]
-            let state = states[key]
-            let document = local.map(DocumentContent.stripped)
-            let contentHash = document.map(DocumentContent.hash)
-            guard SyncRun.isDirty(contentHash: contentHash, state: state) else { continue }
-            changes.append(
-                LocalChange(
-                    key: key, baseVersion: state?.baseVersion ?? 0, document: document, bytes: document.map(DocumentContent.bytes) ?? [],
-                    contentHash: contentHash ?? 0, state: state, entryID: local?.objectValue?["_soupEntryId"]?.integerValue))
+            locals.append(deletedKeys.contains(key) || documents[key] == nil ? try localEntry(view, key: key) : documents[key])
         }
-        return (changes, since)
+        // Stripping, hashing and writing each document reads nothing shared: on every core.
+        let changes = Parallel.map(count: keys.count, minimumPerPart: 256) { index -> LocalChange? in
+            let state = states[keys[index]]
+            let document = locals[index].map(DocumentContent.stripped)
+            let contentHash = document.map(DocumentContent.hash)
+            guard SyncRun.isDirty(contentHash: contentHash, state: state) else { return nil }
+            return LocalChange(
+                key: keys[index], baseVersion: state?.baseVersion ?? 0, document: document, bytes: document.map(DocumentContent.bytes) ?? [],
+                contentHash: contentHash ?? 0, state: state, entryID: locals[index]?.objectValue?["_soupEntryId"]?.integerValue)
+        }
+        return (changes.compactMap { $0 }, since)
     }
 
     /// The local entry with global key `key`, system fields included.

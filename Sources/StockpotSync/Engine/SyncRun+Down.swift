@@ -120,7 +120,7 @@ extension SyncRun {
                 stillFresh = count == inserted
             }
             var states: [String: EntryState] = [:]
-            if !stillFresh { states = try SyncStateStore.entryStates(transaction, soup: soup, keys: rows.map(\.key)) }
+            if !stillFresh { states = try SyncStateStore.entryStates(transaction, soup: soup, keys: Set(rows.map(\.key))) }
             var upserts: [[UInt8]] = []
             var deletions: [Int64] = []
             var newStates: [EntryState] = []

@@ -9,6 +9,8 @@ import StockpotJSON
 /// Something that answers query specs: a store view or a write transaction.
 package protocol EntryQuerying {
     func query(_ spec: QuerySpec, in soup: String, page: Int) throws(StockpotError) -> QueryPage
+    func count(_ spec: QuerySpec, in soup: String) throws(StockpotError) -> Int
+    func soupExists(_ name: String) -> Bool
 }
 
 extension StoreView: EntryQuerying {}
@@ -39,11 +41,15 @@ package enum SyncStateStore {
             ])
     }
 
-    /// The states of `keys` in `soup` that exist.
-    package static func entryStates(_ reader: some EntryQuerying, soup: String, keys: some Sequence<String>) throws(StockpotError) -> [String:
-        EntryState]
-    {
+    /// The states of `keys` in `soup` that exist. Many keys are read in one pass over the
+    /// soup's states instead of a lookup each.
+    package static func entryStates(_ reader: some EntryQuerying, soup: String, keys: Set<String>) throws(StockpotError) -> [String: EntryState] {
         var states: [String: EntryState] = [:]
+        guard reader.soupExists(soupName) else { return [:] }
+        if keys.count >= 256, try reader.count(entryStatesSpec(soup: soup), in: soupName) <= keys.count * 4 {
+            for state in try allEntryStates(reader, soup: soup) where keys.contains(state.key) { states[state.key] = state }
+            return states
+        }
         for key in keys {
             if let document = try lookup(reader, entryLookup(soup: soup, key: key)), let state = EntryState(document: document) {
                 states[key] = state
@@ -54,10 +60,7 @@ package enum SyncStateStore {
 
     /// Every entry state of `soup`, in key order.
     package static func allEntryStates(_ reader: some EntryQuerying, soup: String, limit: Int? = nil) throws(StockpotError) -> [EntryState] {
-        var spec = QuerySpec(queryType: .range)
-        spec.indexPath = lookupPath
-        spec.beginKey = .string(entryLookup(soup: soup, key: ""))
-        spec.endKey = .string("e" + separator + soup + "\u{20}")
+        var spec = entryStatesSpec(soup: soup)
         if let limit {
             spec.pageSize = limit
             do {
@@ -67,6 +70,15 @@ package enum SyncStateStore {
             }
         }
         return try allRows(reader, spec).compactMap(EntryState.init(document:))
+    }
+
+    /// The range of the sync soup that holds `soup`'s entry states.
+    static func entryStatesSpec(soup: String) -> QuerySpec {
+        var spec = QuerySpec(queryType: .range)
+        spec.indexPath = lookupPath
+        spec.beginKey = .string(entryLookup(soup: soup, key: ""))
+        spec.endKey = .string("e" + separator + soup + "\u{20}")
+        return spec
     }
 
     /// The entry states of `soup` awaiting a conflict's resolution.
