@@ -97,6 +97,56 @@ struct SyncFaultTests {
         #expect(try model.writtenTwice() == [])
     }
 
+    /// As above, but the rerun itself fails after its first batch, before it reaches the
+    /// change whose answer was lost: the receipt it leaves must still hold that change for
+    /// the run after it.
+    @Test func aReceiptSurvivesARerunThatFailsBeforeReachingItsChange() async throws {
+        let fixture = try SyncFixture()
+        let model = try SyncModel(fixture)
+        var a = try fixture.device("a")
+        let b = try fixture.device("b")
+        _ = try await a.upsert([["name": "k1", "v": 0], ["name": "k2", "v": 0]], into: SyncFixture.soup)
+        _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup)
+        let keys = try SyncFixture.localDocuments(a).keys.sorted()
+        _ = try await a.upsert([["Id": .string(keys[1]), "name": "A", "v": 1]], into: SyncFixture.soup, externalIdPath: "Id")
+        try await a.close()
+        try FileManager.default.copyItem(atPath: fixture.directory.file("a"), toPath: fixture.directory.file("a-unanswered"))
+        a = try fixture.device("a")
+        _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+
+        // The rerun: a change of the first key goes in its first batch; the connection is cut
+        // once that batch is recorded, before the batch of the second key.
+        let unanswered = try fixture.device("a-unanswered")
+        _ = try await unanswered.upsert([["Id": .string(keys[0]), "name": "A", "v": 2]], into: SyncFixture.soup, externalIdPath: "Id")
+        let admin = try fixture.connect()
+        let database = fixture.database
+        var options = SyncOptions()
+        options.batchSize = 1
+        options.progress = { progress in
+            if progress.done == 1 {
+                _ = try? admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'stockpot-sync' AND pid <> pg_backend_pid()",
+                    [Array(database.utf8)])
+            }
+        }
+        let cut = await SyncErrorTests.code {
+            _ = try await StoreSync(store: unanswered, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options)
+        }
+        #expect(cut?.code == .connectionLost)
+
+        // Another device writes the second key, then the rerun after it meets that row.
+        _ = try await b.upsert([["Id": .string(keys[1]), "name": "B", "v": 3]], into: SyncFixture.soup, externalIdPath: "Id")
+        var clientWins = SyncOptions()
+        clientWins.conflictPolicy = .clientWins
+        _ = try await StoreSync(store: b, server: fixture.server).syncUp(soup: SyncFixture.soup, options: clientWins)
+        let last = try await StoreSync(store: unanswered, server: fixture.server).syncUp(soup: SyncFixture.soup, options: clientWins)
+        #expect(last.conflicts.isEmpty)
+        #expect(try fixture.serverDocuments()[keys[1]]?.objectValue?["v"] == 3)
+        #expect(try SyncFixture.localDocuments(unanswered)[keys[1]]?.objectValue?["v"] == 3)
+        #expect(try model.writtenTwice() == [])
+    }
+
     @Test func aSyncingProcessKilledAnywhereConvergesWhenRunAgain() async throws {
         let seed = TestEnvironment.seed("STOCKPOT_SYNC_SEED", default: UInt64.random(in: 1...UInt64.max))
         print("kill: seed \(seed), \(Self.kills) kills")
