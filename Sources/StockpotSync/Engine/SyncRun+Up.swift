@@ -35,7 +35,7 @@ extension SyncRun {
         var hash: Int64
     }
 
-    /// Sends every local change not yet on the server, a batch per server transaction.
+    /// Sends every local change not yet on the server, in batches (docs/sync.md, "Sync up").
     func syncUp() throws(SyncError) {
         let (changes, through) = try read { view throws(StockpotError) in try LocalChangeReader(soup: soup, keyPath: keyPath).localChanges(view) }
         var edits = LocalEdits(soup: soup, keyPath: keyPath, since: through)

@@ -74,8 +74,8 @@ package enum ServerSchema {
         return text
     }
 
-    /// The name of a soup's receipts table: for each device, the changes of the last batch
-    /// it committed (docs/sync.md, "Receipts").
+    /// The name of a soup's receipts table: for each device, the changes it wrote whose
+    /// answers a failed run may not have recorded (docs/sync.md, "Receipts").
     package static func receiptsTableName(forSoup soup: String) -> String {
         tableName(forSoup: soup) + "_receipts"
     }
