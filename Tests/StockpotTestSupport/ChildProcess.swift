@@ -39,6 +39,10 @@ public enum ChildProcess {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
+        // Nothing else of the test process: a descriptor it inherited would keep a pipe of a
+        // test running beside it open (a server started here outlives that test, and the
+        // other test's child would wait for an end of input that never comes).
+        closeFrom(3, in: &actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -57,6 +61,14 @@ public enum ChildProcess {
         let result = posix_spawn(&pid, command[0], &actions, &attributes, arguments, variables)
         guard result == 0 else { throw TestPostgresError("Cannot start \(command[0]): error \(result).") }
         return pid
+    }
+
+    /// Adds glibc's "close every descriptor from `lowest` up" action (2.34 and later), looked
+    /// up at run time: Swift's Glibc module does not declare it.
+    private static func closeFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest)
     }
 
     /// Waits for `pid` to end; its exit status, or 128 + the signal that killed it.
