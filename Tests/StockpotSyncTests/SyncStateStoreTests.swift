@@ -2,6 +2,7 @@
 // few (or a small share of many states) by lookup; both give exactly the states that exist.
 
 import Stockpot
+import StockpotJSON
 @testable import StockpotSync
 import StockpotTestSupport
 import Testing
@@ -31,5 +32,22 @@ struct SyncStateStoreTests {
             #expect(found?.baseVersion == state.baseVersion && found?.contentHash == state.contentHash && found?.deleted == state.deleted)
         }
         try store.close()
+    }
+}
+
+extension SyncStateStoreTests {
+    /// The state's bytes, written directly, are the compact JSON of its document.
+    @Test(arguments: [
+        EntryState(key: "0190b000-0000-7000-8000-000000000001", baseVersion: 42, contentHash: -7_909_429_596_667_688_016, deleted: false),
+        EntryState(key: "clé \"quoted\" \u{1F}", baseVersion: 0, contentHash: 0, deleted: true, pending: true),
+        EntryState(key: "", baseVersion: Int64.max, contentHash: Int64.min, deleted: false, pending: true),
+    ])
+    func documentBytesAreTheDocumentsCompactJSON(state: EntryState) {
+        for soup in ["Account", "Sœur\t1"] {
+            var state = state
+            #expect(state.documentBytes(soup: soup) == JSONWriter.write(state.document(soup: soup)))
+            state.stateEntryID = 99
+            #expect(state.documentBytes(soup: soup) == JSONWriter.write(state.document(soup: soup)))
+        }
     }
 }

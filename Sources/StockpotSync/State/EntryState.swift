@@ -39,6 +39,38 @@ package struct EntryState: Sendable, Equatable {
         return .object(object)
     }
 
+    /// The compact JSON of ``document(soup:)``, written without building the tree (sync
+    /// writes one per entry it touches).
+    func documentBytes(soup: String) -> [UInt8] {
+        var output: [UInt8] = [UInt8(ascii: "{")]
+        output.reserveCapacity(96 + 2 * key.utf8.count + 2 * soup.utf8.count)
+        func member(_ name: String) {
+            if output.count > 1 { output.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(name, to: &output)
+            output.append(UInt8(ascii: ":"))
+        }
+        member(SyncStateStore.lookupPath)
+        JSONWriter.appendString(SyncStateStore.entryLookup(soup: soup, key: key), to: &output)
+        member("soup")
+        JSONWriter.appendString(soup, to: &output)
+        member("key")
+        JSONWriter.appendString(key, to: &output)
+        member("base")
+        JSONWriter.appendInteger(baseVersion, to: &output)
+        member("hash")
+        JSONWriter.appendInteger(contentHash, to: &output)
+        member("deleted")
+        output.append(contentsOf: (deleted ? "true" : "false").utf8)
+        member(SyncStateStore.pendingPath)
+        if pending { JSONWriter.appendString(soup, to: &output) } else { output.append(contentsOf: "null".utf8) }
+        if let stateEntryID {
+            member("_soupEntryId")
+            JSONWriter.appendInteger(stateEntryID, to: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
     /// The state a sync soup document holds; nil when it is not one.
     init?(document: JSONValue) {
         guard case .object(let object) = document, case .string(let key)? = object["key"],

@@ -104,9 +104,9 @@ package enum SyncStateStore {
         var byKey: [[UInt8]] = []
         for state in states {
             if state.stateEntryID != nil || inserting {
-                byID.append(JSONWriter.write(state.document(soup: soup)))
+                byID.append(state.documentBytes(soup: soup))
             } else {
-                byKey.append(JSONWriter.write(state.document(soup: soup)))
+                byKey.append(state.documentBytes(soup: soup))
             }
         }
         if let cursor { byKey.append(JSONWriter.write(cursor.document())) }
