@@ -144,7 +144,7 @@ bench-report: deps
 PAGE_RESULTS = $(addprefix Benchmarks/results/, 2026-12-04-25ea543eac8f.jsonl 2026-12-04-384d6288c3db.jsonl \
 	2026-12-04-df7986bb9966-dirty.jsonl 2026-12-04-6cf9c2c02482.jsonl 2026-12-04-29676ea73b62.jsonl \
 	2026-12-04-5c2544ef16b6.jsonl 2026-12-06-b9fe9b03130d.jsonl 2026-12-06-705710540052.jsonl \
-	2026-12-06-af10525483d0.jsonl 2026-12-06-105e1185c256.jsonl \
+	2026-12-06-c0bfd61572e1.jsonl 2026-12-06-105e1185c256.jsonl \
 	2026-12-06-969c5fc71441.jsonl 2026-12-06-9d7cac5d201b.jsonl)
 bench-tables:
 	$(SWIFT) build -c release --product stockpot-bench
