@@ -161,17 +161,7 @@ struct SyncErrorTests {
         let b = try fixture.device("b")
         _ = try await a.upsert((0..<100).map { ["name": .string("n\($0)")] }, into: SyncFixture.soup)
         _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
-        let admin = try fixture.connect()
-        let database = fixture.database
-        var options = SyncOptions()
-        options.batchSize = 10
-        options.progress = { progress in
-            if progress.done == 30 {
-                _ = try? admin.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'stockpot-sync' AND pid <> pg_backend_pid()",
-                    [Array(database.utf8)])
-            }
-        }
+        var options = try fixture.optionsCuttingConnections(whenDone: 30, batchSize: 10)
         let error = await Self.code { _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup, options: options) }
         #expect(error?.code == .connectionLost)
         let partial = try SyncFixture.localDocuments(b).count

@@ -119,17 +119,7 @@ struct SyncFaultTests {
         // once that batch is recorded, before the batch of the second key.
         let unanswered = try fixture.device("a-unanswered")
         _ = try await unanswered.upsert([["Id": .string(keys[0]), "name": "A", "v": 2]], into: SyncFixture.soup, externalIdPath: "Id")
-        let admin = try fixture.connect()
-        let database = fixture.database
-        var options = SyncOptions()
-        options.batchSize = 1
-        options.progress = { progress in
-            if progress.done == 1 {
-                _ = try? admin.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'stockpot-sync' AND pid <> pg_backend_pid()",
-                    [Array(database.utf8)])
-            }
-        }
+        let options = try fixture.optionsCuttingConnections(whenDone: 1, batchSize: 1)
         let cut = await SyncErrorTests.code {
             _ = try await StoreSync(store: unanswered, server: fixture.server).syncUp(soup: SyncFixture.soup, options: options)
         }

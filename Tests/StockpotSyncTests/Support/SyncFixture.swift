@@ -41,6 +41,24 @@ final class SyncFixture: @unchecked Sendable {  // used by one test; stores are 
     /// A direct connection to the test database.
     func connect() throws -> PGConnection { try PGConnection(server) }
 
+    /// Options of `batchSize` whose progress callback cuts every sync connection to the test
+    /// database once `done` changes or rows are recorded: the sync then fails with
+    /// `connection_lost` at its next statement.
+    func optionsCuttingConnections(whenDone done: Int, batchSize: Int) throws -> SyncOptions {
+        let admin = try connect()
+        let database = self.database
+        var options = SyncOptions()
+        options.batchSize = batchSize
+        options.progress = { progress in
+            if progress.done == done {
+                _ = try? admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'stockpot-sync' AND pid <> pg_backend_pid()",
+                    [Array(database.utf8)])
+            }
+        }
+        return options
+    }
+
     /// The live server documents by key (system columns left out).
     func serverDocuments(soup: String = SyncFixture.soup) throws -> [String: JSONValue] {
         let connection = try connect()
