@@ -77,8 +77,11 @@ package enum ServerSchema {
     /// The name of a soup's receipts table: for each device, the changes it wrote whose
     /// answers a failed run may not have recorded (docs/sync.md, "Receipts").
     package static func receiptsTableName(forSoup soup: String) -> String {
-        tableName(forSoup: soup) + "_receipts"
+        receiptsTableName(forTable: tableName(forSoup: soup))
     }
+
+    /// The receipts table beside the soup table named `table`.
+    static func receiptsTableName(forTable table: String) -> String { table + "_receipts" }
 
     /// The statements that create one soup's tables, index and trigger, and register it (or
     /// bring a format 1 registration to this format).
@@ -178,7 +181,7 @@ package enum ServerSchema {
                 "Soup \"\(soup)\"'s server table has format \(found); this version of Stockpot reads format \(format)\(remedy).", soup: soup)
         }
         let qualified = "stockpot." + SQLText.identifier(name)
-        let receipts = "stockpot." + SQLText.identifier(name + "_receipts")
+        let receipts = "stockpot." + SQLText.identifier(receiptsTableName(forTable: name))
         try checkColumns(
             connection, soup: soup, table: qualified,
             expected: [

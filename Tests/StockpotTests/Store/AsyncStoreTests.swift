@@ -30,17 +30,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try await Store.open(directory: directory.path, options: fastOptions())
         try await store.registerSoup("s", indexSpecs: Self.specs)
-        // An async write that holds the queue until released, and says when it has started.
-        let started = Atomic<Bool>(false)
-        let release = DispatchSemaphore(value: 0)
-        let holding = Task {
-            try await store.write { transaction in
-                started.store(true, ordering: .relaxed)
-                release.wait()
-                _ = try transaction.upsert([["k": 1]], into: "s")
-            }
-        }
-        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        let (holding, release) = try await Self.holdWriterQueue(store, writing: 1)
         // Queued behind it, then cancelled before its turn.
         let queued = Task { _ = try await store.upsert([["k": 2]], into: "s") }
         try await Task.sleep(for: .milliseconds(50))
@@ -60,6 +50,22 @@ import Testing
         try await store.close()
     }
 
+    /// Starts an async write of `["k": k]` into soup `s` that holds the writer queue until
+    /// `release` is signalled, and returns once it has begun.
+    static func holdWriterQueue(_ store: Store, writing k: Int64) async throws -> (holding: Task<Void, any Error>, release: DispatchSemaphore) {
+        let started = Atomic<Bool>(false)
+        let release = DispatchSemaphore(value: 0)
+        let holding = Task {
+            try await store.write { transaction in
+                started.store(true, ordering: .relaxed)
+                release.wait()
+                _ = try transaction.upsert([["k": .integer(k)]], into: "s")
+            }
+        }
+        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        return (holding, release)
+    }
+
     /// The threads of this process now.
     static func threadCount() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
@@ -74,16 +80,7 @@ import Testing
         // commit needs: the time limit turns that into a failure); queued on the
         // serial writer queue they take none. The margin of 75 leaves room for the threads the
         // suites running beside this one start.
-        let started = Atomic<Bool>(false)
-        let release = DispatchSemaphore(value: 0)
-        let holding = Task {
-            try await store.write { transaction in
-                started.store(true, ordering: .relaxed)
-                release.wait()
-                _ = try transaction.upsert([["k": -1]], into: "s")
-            }
-        }
-        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        let (holding, release) = try await Self.holdWriterQueue(store, writing: -1)
         let before = try Self.threadCount()
         let queued = (0..<150).map { k in Task { _ = try await store.upsert([["k": .integer(Int64(k))]], into: "s") } }
         try await Task.sleep(for: .milliseconds(300))
