@@ -142,7 +142,7 @@ bench-report: deps
 # The results files docs/benchmarks.md shows, in page order; `make bench-tables` regenerates the
 # page's tables from them (no benchmark runs). A new results file joins this list to reach the page.
 PAGE_RESULTS = $(addprefix Benchmarks/results/, 2026-12-06-ea735d45f233.jsonl 2026-12-06-ea735d45f233-2.jsonl \
-	2026-12-04-5c2544ef16b6.jsonl)
+	2026-12-06-47ec1f7a3d69.jsonl)
 bench-tables:
 	$(SWIFT) build -c release --product stockpot-bench
 	.build/release/stockpot-bench tables $(PAGE_RESULTS) --page docs/benchmarks.md
