@@ -3,6 +3,7 @@
 
 import Foundation
 import StockpotJSON
+import StockpotTestSupport
 
 /// A running `stockpot exec STORE` and its pipes. Not thread-safe: one test drives it.
 final class ExecProcess {
@@ -145,8 +146,10 @@ final class ExecProcess {
     /// standard output and standard error.
     func finish() throws -> (status: Int32, output: [UInt8], errors: String) {
         try input.fileHandleForWriting.close()
+        let deadline = ProcessDeadline(pid: process.processIdentifier, naming: "stockpot exec (finishing)")
         let rest = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        deadline.cancel()
         return (process.terminationStatus, received + [UInt8](rest), readErrors())
     }
 
