@@ -23,8 +23,8 @@ struct ReportCommand {
         Runs each row (a workload name; `name@tuned` for SQLite tuned at equal memory;
         `storage.<op>@rocksdb`, `@leveldb` or `@lmdb` for a key-value peer; default: the
         report's rows) in P separate processes (default 5), the baseline's side
-        first in every other one, and writes DIR/<date>-<commit>.jsonl (-2, -3, ... for a
-        later run of the commit that day; default DIR: Benchmarks/results). The query fixture is loaded once into --fixture DIR (default: a
+        first in every other one, and writes DIR/<date>-<commit>.jsonl (-2, -3, ... when a
+        run of the commit that day has the name; default DIR: Benchmarks/results). The query fixture is loaded once into --fixture DIR (default: a
         scratch directory, removed after) and reused by every process. --timed-seconds is
         each process's budget of timed calls (default 3). Progress on standard error; the
         results file's path on standard output.
@@ -172,7 +172,7 @@ struct ReportCommand {
             ]))
     }
 
-    /// `YYYY-MM-DD-<short commit>.jsonl`, or with `-2`, `-3`, ... before `.jsonl` for a later
+    /// `YYYY-MM-DD-<short commit>.jsonl`, or with `-2`, `-3`, ... before `.jsonl` for another
     /// run of the same commit on the same day.
     static func fileName(date: Date, commit: String, run: Int = 1) -> String {
         let formatter = DateFormatter()
