@@ -36,6 +36,8 @@ enum RegisteredKinds {
 /// ``PathIndex/estimatedCost(of:)``: their entries plus the two binary searches that found
 /// each run.
 enum OrderedIndexCost {
+    /// The cost of reading `runs` of `index`: a run of n entries costs n plus two binary
+    /// searches of the index.
     static func of(_ runs: [Range<Int>], in index: OrderedIndex) -> Int {
         runs.reduce(0) { $0 + $1.count } + runs.count * 2 * (Int.bitWidth - index.count.leadingZeroBitCount)
     }
