@@ -141,11 +141,8 @@ bench-report: deps
 
 # The results files docs/benchmarks.md shows, in page order; `make bench-tables` regenerates the
 # page's tables from them (no benchmark runs). A new results file joins this list to reach the page.
-PAGE_RESULTS = $(addprefix Benchmarks/results/, 2026-12-04-25ea543eac8f.jsonl 2026-12-04-384d6288c3db.jsonl \
-	2026-12-04-df7986bb9966-dirty.jsonl 2026-12-04-6cf9c2c02482.jsonl 2026-12-04-29676ea73b62.jsonl \
-	2026-12-04-5c2544ef16b6.jsonl 2026-12-06-b9fe9b03130d.jsonl 2026-12-06-705710540052.jsonl \
-	2026-12-06-c0bfd61572e1.jsonl 2026-12-06-105e1185c256.jsonl \
-	2026-12-06-969c5fc71441.jsonl 2026-12-06-9d7cac5d201b.jsonl)
+PAGE_RESULTS = $(addprefix Benchmarks/results/, 2026-12-06-ea735d45f233.jsonl 2026-12-06-ea735d45f233-2.jsonl \
+	2026-12-04-5c2544ef16b6.jsonl)
 bench-tables:
 	$(SWIFT) build -c release --product stockpot-bench
 	.build/release/stockpot-bench tables $(PAGE_RESULTS) --page docs/benchmarks.md
