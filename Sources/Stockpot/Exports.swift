@@ -14,3 +14,4 @@
 @_exported import protocol StockpotIndex.PathIndex
 @_exported import enum StockpotIndex.IndexKinds
 @_exported import enum StockpotIndex.IndexOperation
+@_exported import struct StockpotIndex.LikeCondition

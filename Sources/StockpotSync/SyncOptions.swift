@@ -21,7 +21,8 @@ public struct SyncConflict: Sendable {
     public var local: JSONValue?
     /// The server's document, or nil when the server row is a tombstone.
     public var server: JSONValue?
-    /// The server version the local change was based on (0: never on the server).
+    /// The server version the local change was based on (0: never on the server; -1: a row
+    /// this device wrote that was since deleted and purged, docs/sync.md "Receipts").
     public var baseVersion: Int64
     /// The server row's version now.
     public var serverVersion: Int64

@@ -2,6 +2,8 @@
 // `_`, escapes; and checks random patterns against SQLite itself.
 
 import CSQLite
+import StockpotIndex
+import StockpotJSON
 import Testing
 @testable import StockpotQuery
 import StockpotTestSupport
@@ -33,6 +35,17 @@ import StockpotTestSupport
         #expect(LikePattern("a_c%")?.prefixOnly == nil)
         #expect(LikePattern("abc")?.prefixOnly == nil)
         #expect(LikePattern("ab%c")?.literalPrefix == Array("ab".utf8))
+    }
+
+    @Test func theConditionARegisteredKindIsAskedMatchesValuesAsSQLiteDoes() throws {
+        let condition = try #require(LikePattern("1%")).condition(text: "1%")
+        #expect(condition.pattern == "1%" && condition.literalPrefix == "1")
+        // Numbers through the text SQLite writes for them; null never.
+        #expect(condition.matches(.integer(12)) && condition.matches(.double(1.5)) && condition.matches(.text("1a")))
+        #expect(!condition.matches(.integer(21)) && !condition.matches(.double(0.1)) && !condition.matches(.null))
+        let letters = try #require(LikePattern("%ab_")).condition(text: "%ab_")
+        #expect(letters.literalPrefix == "" && letters.matches(.text("xABc")) && !letters.matches(.text("ab")))
+        #expect(try #require(LikePattern("2.0%")).condition(text: "2.0%").matches(.double(2)))
     }
 
     @Test func randomPatternsAgreeWithSQLite() throws {

@@ -97,6 +97,61 @@ struct SyncFaultTests {
         #expect(try model.writtenTwice() == [])
     }
 
+    /// As above, but another device deletes the row and the owner purges its tombstone before
+    /// the rerun: the rerun finds no row, finds its receipt, and takes the deletion instead of
+    /// inserting its change again. The same document written under the key afterwards is a
+    /// new insert, which goes up. For a change of a synced entry and for a first insert.
+    @Test(arguments: [false, true])
+    func aRerunWhoseRowWasDeletedAndPurgedTakesTheDeletion(firstInsert: Bool) async throws {
+        let fixture = try SyncFixture()
+        let model = try SyncModel(fixture)
+        var a = try fixture.device("a")
+        let b = try fixture.device("b")
+        // A run with nothing to send gives the store its device id, as the run whose answer is
+        // lost would have (in a transaction of its own, committed before it sends).
+        _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        let stored = try await a.upsert([["name": "original", "v": 0]], into: SyncFixture.soup)
+        let key = stored[0].objectValue!["Id"]!.stringValue!
+        var written: JSONValue = ["Id": .string(key), "name": "original", "v": 0]
+        if !firstInsert {
+            _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+            written = ["Id": .string(key), "name": "A", "v": 1]
+            _ = try await a.upsert([written], into: SyncFixture.soup, externalIdPath: "Id")
+        }
+        // The store as it is when the answer is lost: the change made, its sync not recorded.
+        try await a.close()
+        try FileManager.default.copyItem(atPath: fixture.directory.file("a"), toPath: fixture.directory.file("a-unanswered"))
+        a = try fixture.device("a")
+        _ = try await StoreSync(store: a, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        // Another device deletes the row, and the owner purges the tombstone.
+        _ = try await StoreSync(store: b, server: fixture.server).syncDown(soup: SyncFixture.soup)
+        var byKey = QuerySpec(queryType: .exact)
+        byKey.indexPath = "Id"
+        byKey.matchKey = .string(key)
+        let rows = try await b.query(byKey, in: SyncFixture.soup).rows
+        let id = try #require(rows.first?["_soupEntryId"]?.integerValue)
+        try await b.delete([id], from: SyncFixture.soup)
+        _ = try await StoreSync(store: b, server: fixture.server).syncUp(soup: SyncFixture.soup)
+        let purged = try fixture.connect().execute("SELECT stockpot.purge_tombstones($1, '0 seconds')", [Array(SyncFixture.soup.utf8)])
+        #expect(purged.integer(0, 0) == 1)
+
+        let unanswered = try fixture.device("a-unanswered")
+        var clientWins = SyncOptions()
+        clientWins.conflictPolicy = .clientWins
+        let rerun = try await StoreSync(store: unanswered, server: fixture.server).syncUp(soup: SyncFixture.soup, options: clientWins)
+        #expect(rerun.conflicts.isEmpty && rerun.unresolved == 0 && rerun.unchanged == 1)
+        #expect(try fixture.serverDocuments()[key] == nil)
+        #expect(try SyncFixture.localDocuments(unanswered)[key] == nil)
+        #expect(try StoreSync(store: unanswered, server: fixture.server).status(soup: SyncFixture.soup).unsyncedKeys.isEmpty)
+        #expect(try model.writtenTwice() == [])
+
+        // Written again, the same document is a new entry: no receipt matches it.
+        _ = try await unanswered.upsert([written], into: SyncFixture.soup, externalIdPath: "Id")
+        let again = try await StoreSync(store: unanswered, server: fixture.server).syncUp(soup: SyncFixture.soup, options: clientWins)
+        #expect(again.conflicts.isEmpty && again.applied == 1)
+        #expect(try fixture.serverDocuments()[key]?.objectValue?["name"] == written.objectValue?["name"])
+    }
+
     /// As above, but the rerun itself fails after its first batch, before it reaches the
     /// change whose answer was lost: the receipt it leaves must still hold that change for
     /// the run after it.

@@ -23,8 +23,8 @@ struct ReportCommand {
         Runs each row (a workload name; `name@tuned` for SQLite tuned at equal memory;
         `storage.<op>@rocksdb`, `@leveldb` or `@lmdb` for a key-value peer; default: the
         report's rows) in P separate processes (default 5), the baseline's side
-        first in every other one, and writes DIR/<date>-<commit>.jsonl (default DIR:
-        Benchmarks/results). The query fixture is loaded once into --fixture DIR (default: a
+        first in every other one, and writes DIR/<date>-<commit>.jsonl (-2, -3, ... when a
+        run of the commit that day has the name; default DIR: Benchmarks/results). The query fixture is loaded once into --fixture DIR (default: a
         scratch directory, removed after) and reused by every process. --timed-seconds is
         each process's budget of timed calls (default 3). Progress on standard error; the
         results file's path on standard output.
@@ -96,7 +96,7 @@ struct ReportCommand {
         }
 
         let started = Date()
-        let path = outputDirectory + "/" + Self.fileName(date: started, commit: commit)
+        let path = Self.freePath(in: outputDirectory, date: started, commit: commit)
         var lines: [JSONValue] = [runFacts(directory: fixture, started: started, commit: commit)]
         var samples: [String: [JSONObject]] = [:]
         var failures = 0
@@ -172,12 +172,22 @@ struct ReportCommand {
             ]))
     }
 
-    /// `YYYY-MM-DD-<short commit>.jsonl`.
-    static func fileName(date: Date, commit: String) -> String {
+    /// `YYYY-MM-DD-<short commit>.jsonl`, or with `-2`, `-3`, ... before `.jsonl` for another
+    /// run of the same commit on the same day.
+    static func fileName(date: Date, commit: String, run: Int = 1) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd"
         formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date) + "-" + commit + ".jsonl"
+        return formatter.string(from: date) + "-" + commit + (run > 1 ? "-\(run)" : "") + ".jsonl"
+    }
+
+    /// The path of this run's results in `directory`: the first ``fileName(date:commit:run:)``
+    /// that names no file there yet, so that a second report of one commit on one day never
+    /// overwrites the first.
+    static func freePath(in directory: String, date: Date, commit: String) -> String {
+        var run = 1
+        while FileManager.default.fileExists(atPath: directory + "/" + fileName(date: date, commit: commit, run: run)) { run += 1 }
+        return directory + "/" + fileName(date: date, commit: commit, run: run)
     }
 
     /// The checked-out commit, short, with `-dirty` when what the benchmark is built from (the

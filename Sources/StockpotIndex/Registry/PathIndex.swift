@@ -6,13 +6,17 @@ import StockpotJSON
 
 /// A condition on one path that an index may answer. Values are those of the spec's `type`
 /// (text for `string`, integers for `integer`, ...), compared as the ordered index compares
-/// them (``IndexValue``'s order); a query never asks for null.
+/// them (``IndexValue``'s order and equality); a query never asks for null. Asked by query
+/// specs (`exact`, `range`, `like`) and by Smart SQL (an equality on the spec's column).
 public enum IndexOperation: Sendable, Hashable {
     /// The entries whose value equals this one (an `exact` query).
     case equal(IndexValue)
     /// The entries whose value lies between the bounds, both inclusive; nil is open (a
     /// `range` query). Null values never match.
     case between(IndexValue?, IndexValue?)
+    /// The entries whose value matches a LIKE pattern (a `like` query):
+    /// ``LikeCondition/matches(_:)`` decides each value.
+    case like(LikeCondition)
 }
 
 /// An index kind that callers add to a store: a type conforming to this protocol, registered

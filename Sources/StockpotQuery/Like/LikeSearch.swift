@@ -1,7 +1,8 @@
 // LIKE over a soup's path: a `prefix%` pattern on a text index is answered from index ranges
 // (one per ASCII case variant of the prefix, checked against the pattern when it is longer
 // than the variants cover); any other pattern by testing the index's keys in order, lazily, so
-// a page stops at its last row; a path with no index by scanning the documents' values.
+// a page stops at its last row; a path with no index by scanning the documents' values. A
+// registered index kind on the path answers instead when it estimates itself cheaper.
 
 import StockpotIndex
 import StockpotJSON
@@ -13,7 +14,8 @@ struct LikeSearch<Soup: QueryableSoup> {
     /// candidates are checked against the whole pattern.
     static var maximumVariantLetters: Int { 6 }
 
-    func select(path: String, pattern: LikePattern) throws(QueryError) -> Selection {
+    /// The entries whose value at `path` matches `pattern`, whose text is `text`.
+    func select(path: String, pattern: LikePattern, text: String) throws(QueryError) -> Selection {
         guard let spec = soup.specIndex(forPath: path) else {
             var entries: [IndexEntry] = []
             try soup.scan(path: path) { id, value in
@@ -24,17 +26,27 @@ struct LikeSearch<Soup: QueryableSoup> {
         }
         let index = soup.orderedIndex(ofSpec: spec)
         let type = soup.indexType(ofSpec: spec)
+        let runs: [Range<Int>]
+        let selection: Selection
         if let prefix = pattern.prefixOnly, type == .string || type == .fullText {
             let (narrowed, exact) = Self.narrowedPrefix(prefix)
-            let runs = Self.caseVariantPositions(of: narrowed, in: index)
+            runs = Self.caseVariantPositions(of: narrowed, in: index)
             // Every text in a variant's range matches when the variants cover the whole
             // prefix: the runs are the answer, and a page costs O(log n + page size) however
             // many entries match.
-            return exact ? .runs(spec: spec, runs) : .matching(spec: spec, runs, pattern)
+            selection = exact ? .runs(spec: spec, runs) : .matching(spec: spec, runs, pattern)
+        } else {
+            // Test the keys after the nulls (null never matches; numbers match through their
+            // SQLite text).
+            runs = [index.upperBound(.null)..<index.count]
+            selection = .matching(spec: spec, runs, pattern)
         }
-        // Test the keys after the nulls (null never matches; numbers match through their
-        // SQLite text).
-        return .matching(spec: spec, [index.upperBound(.null)..<index.count], pattern)
+        // The ordered index's cost counts every candidate it may test, though a page that
+        // fills early stops sooner.
+        if let ids = soup.registeredAnswer(spec: spec, .like(pattern.condition(text: text)), orderedCost: OrderedIndexCost.of(runs, in: index)) {
+            return .ordered(ids, bySpec: nil)
+        }
+        return selection
     }
 
     /// The positions of the text values that start with the bytes `prefix`: from the first

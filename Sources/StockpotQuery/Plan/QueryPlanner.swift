@@ -1,6 +1,7 @@
 // Answers a query spec over one soup: finds the matching entries the cheapest way (a run of
 // index positions for exact and range, prefix ranges or a key scan for like, posting lists
-// for match, a document scan for paths with no index) and puts them in the order asked for.
+// for match, a registered index kind that estimates itself cheaper, a document scan for paths
+// with no index) and puts them in the order asked for.
 
 import StockpotIndex
 import StockpotJSON
@@ -84,7 +85,7 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             let path = try requiredPath(spec)
             guard let key = spec.likeKey else { throw .invalid("A like query needs a likeKey.") }
             guard let pattern = LikePattern(key) else { throw .invalid("The like pattern \"\(key)\" is malformed.") }
-            return try LikeSearch(soup: soup).select(path: path, pattern: pattern)
+            return try LikeSearch(soup: soup).select(path: path, pattern: pattern, text: key)
         case .match:
             return .ordered(try matchExpression(spec).matchingIDs(in: try soup.requiredFullTextIndex()), bySpec: nil)
         case .smart:
@@ -124,7 +125,7 @@ package struct QueryPlanner<Soup: QueryableSoup> {
             let start = from.map { index.lowerBound($0) } ?? index.upperBound(.null)
             let stop = through.map { index.upperBound($0) } ?? index.count
             let positions = start..<max(start, stop)
-            if let registered = registeredSelection(spec: specIndex, from: from, through: through, orderedCost: Self.cost(of: positions, in: index)) {
+            if let registered = registeredSelection(spec: specIndex, from: from, through: through, positions: positions, in: index) {
                 return registered
             }
             return .positions(spec: specIndex, positions)
@@ -139,27 +140,17 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         return .scanned(entries, path: path)
     }
 
-    /// What reading `positions` of an ordered index costs, in the unit of
-    /// ``PathIndex/estimatedCost(of:)``: its entries plus the two binary searches that found
-    /// them.
-    static func cost(of positions: Range<Int>, in index: OrderedIndex) -> Int {
-        positions.count + 2 * (Int.bitWidth - index.count.leadingZeroBitCount)
-    }
-
     /// The selection of a registered-kind index on spec `spec` (docs/indexes.md) whose
-    /// estimate is below `orderedCost`, the cheapest one; nil when none is.
-    private func registeredSelection(spec: Int, from: IndexValue?, through: IndexValue?, orderedCost: Int) -> Selection? {
-        let registered = soup.registeredIndexes(ofSpec: spec)
-        guard !registered.isEmpty else { return nil }
+    /// estimate is below that of reading `positions` of the ordered index; nil when none is.
+    private func registeredSelection(spec: Int, from: IndexValue?, through: IndexValue?, positions: Range<Int>, in index: OrderedIndex) -> Selection?
+    {
         let exact = from != nil && from == through
         let operation: IndexOperation = exact ? .equal(from!) : .between(from, through)
-        var best: (index: any PathIndex, cost: Int)?
-        for index in registered {
-            if let cost = index.estimatedCost(of: operation), cost < (best?.cost ?? orderedCost) { best = (index, cost) }
+        guard let ids = soup.registeredAnswer(spec: spec, operation, orderedCost: OrderedIndexCost.of([positions], in: index)) else {
+            return nil
         }
-        guard let best else { return nil }
         // Ascending ids are the ordered index's order when every value is the same.
-        return .ordered(best.index.ids(answering: operation), bySpec: exact ? spec : nil)
+        return .ordered(ids, bySpec: exact ? spec : nil)
     }
 
     // MARK: Order

@@ -17,6 +17,9 @@ extension SyncRun {
         /// An earlier run wrote this very change (its COMMIT's answer was lost) and the row
         /// has been written since: the local entry takes the row, as a sync down would have.
         case overtaken(version: Int64, document: JSONValue?)
+        /// As `overtaken`, but the row has since been deleted and its tombstone purged: the
+        /// local entry is deleted, its state based on ``EntryState/purgedBase``.
+        case overtakenByPurge
         /// The server's version stays and the local entry takes it (nil: a tombstone).
         case takeServer(version: Int64, document: JSONValue?)
         /// Left unsynced: a conflict under `fail`.
@@ -134,6 +137,10 @@ extension SyncRun {
                 case .overtaken(let version, let document):
                     try take(document)
                     states.append(Self.state(change, version, document))
+                    outcome.unchanged += 1
+                case .overtakenByPurge:
+                    try take(nil)
+                    states.append(Self.state(change, EntryState.purgedBase, nil))
                     outcome.unchanged += 1
                 case .takeServer(let version, let document):
                     try take(document)

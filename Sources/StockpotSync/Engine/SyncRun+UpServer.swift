@@ -61,15 +61,14 @@ extension SyncRun {
         _ batch: [LocalChangeReader.LocalChange], device: String, receipt: inout [String: SentChange], carried: [String: SentChange]
     ) throws(SyncError) -> [UpOutcome] {
         var outcomes = [UpOutcome](repeating: .pending, count: batch.count)
-        // A delete of a key never synced has no version to expect: it is decided with the row.
-        let hopeful = batch.indices.filter { batch[$0].document != nil || batch[$0].baseVersion != 0 }
+        let hopeful = batch.indices.filter { Self.mayWriteBlind(batch[$0], receipt: receipt) }
         let planned = hopeful.map { position in
             let change = batch[position]
             return PlannedWrite(
                 position: position, document: change.document, bytes: change.document == nil ? nil : change.bytes,
-                expected: change.baseVersion == 0 ? nil : change.baseVersion, resolved: false)
+                expected: change.baseVersion > 0 ? change.baseVersion : nil, resolved: false)
         }
-        var undecided = batch.indices.filter { batch[$0].document == nil && batch[$0].baseVersion == 0 }
+        var undecided = batch.indices.filter { !Self.mayWriteBlind(batch[$0], receipt: receipt) }
         if !planned.isEmpty {
             // One statement, its own transaction: a row that moved, or a key another device
             // created, is simply not written.
@@ -95,6 +94,18 @@ extension SyncRun {
             throw error
         }
         return outcomes
+    }
+
+    /// Whether `change` goes in a batch's first statement, written only where its row is
+    /// still at its base version, or inserted where its key is absent when it has no base
+    /// (0, or ``EntryState/purgedBase``). Not a delete without a base, which has nothing to
+    /// send unless a row exists; not a change without a base that the receipt holds, which an
+    /// earlier run may have inserted before its row was deleted and purged: both are decided
+    /// against their rows.
+    static func mayWriteBlind(_ change: LocalChangeReader.LocalChange, receipt: [String: SentChange]) -> Bool {
+        guard change.baseVersion <= 0 else { return true }
+        guard change.document != nil else { return false }
+        return receipt[change.key] != SentChange(base: change.baseVersion, hash: change.contentHash)
     }
 
     /// Locks the rows of the changes at `positions` (in key order, so two devices' batches do
@@ -133,6 +144,10 @@ extension SyncRun {
             guard let row = server[change.key] else {
                 if change.document == nil {
                     outcomes[position] = .neverOnServer
+                } else if receipt[change.key] == SentChange(base: change.baseVersion, hash: change.contentHash) {
+                    // An earlier run wrote it; rows leave the table only when a tombstone is
+                    // purged, so another device deleted it since.
+                    outcomes[position] = .overtakenByPurge
                 } else {
                     writes.append(PlannedWrite(position: position, document: change.document, bytes: bytes, expected: nil, resolved: false))
                 }

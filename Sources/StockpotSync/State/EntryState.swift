@@ -7,7 +7,8 @@ import StockpotJSON
 package struct EntryState: Sendable, Equatable {
     /// The entry's global key.
     package var key: String
-    /// The server version the local content was last in step with (0: never on the server).
+    /// The server version the local content was last in step with (0: never on the server;
+    /// ``purgedBase``: a row this device wrote, since deleted and purged).
     package var baseVersion: Int64
     /// The content hash of that version (``DocumentContent/hash(_:)``); 0 for a tombstone.
     package var contentHash: Int64
@@ -18,6 +19,12 @@ package struct EntryState: Sendable, Equatable {
     /// The entry id of this state's document in the sync soup, when it was read from there:
     /// a write replaces it by id, without looking the key up.
     package var stateEntryID: Int64?
+
+    /// The base version of an entry whose row this device wrote in a run whose answer was
+    /// lost, and which another device then deleted and the owner purged (docs/sync.md,
+    /// "Receipts"). No server row has this version and no receipt holds it, so the entry's
+    /// next change is sent as a new key and never matches that run's receipt again.
+    package static let purgedBase: Int64 = -1
 
     package init(key: String, baseVersion: Int64, contentHash: Int64, deleted: Bool, pending: Bool = false) {
         self.key = key

@@ -1,6 +1,7 @@
 // An example index kind registered from outside the library (docs/indexes.md): the ids of
 // each distinct value in a hash table, so that an exact query costs one lookup instead of two
-// binary searches. It counts the queries it answers, so tests can see the planner chose it.
+// binary searches, and a LIKE tests each distinct value once instead of every entry's. It
+// counts the operations it answers, so tests can see the planner chose it.
 
 import Stockpot
 import Synchronization
@@ -8,8 +9,20 @@ import Synchronization
 struct DistinctValuesIndex: PathIndex {
     static let kindName = "distinct_values"
 
-    /// How many times any instance answered a query, in this process.
-    static let answered = Atomic<Int>(0)
+    /// How many equalities any instance answered, in this process.
+    private static let answeredEqualities = Atomic<Int>(0)
+    /// How many LIKE conditions any instance answered, in this process.
+    private static let answeredLikes = Atomic<Int>(0)
+
+    /// The operations answered so far, in this process.
+    struct AnswerCounts {
+        var equalities: Int
+        var likes: Int
+    }
+
+    static var answerCounts: AnswerCounts {
+        AnswerCounts(equalities: answeredEqualities.load(ordering: .relaxed), likes: answeredLikes.load(ordering: .relaxed))
+    }
 
     /// The ids of each value, ascending.
     private var ids: [IndexValue: [Int64]] = [:]
@@ -69,15 +82,27 @@ struct DistinctValuesIndex: PathIndex {
         return out
     }
 
+    /// An equality: one lookup plus the ids. A LIKE: one test per distinct value plus the
+    /// ids of those that match. Ranges are left to the ordered index.
     func estimatedCost(of operation: IndexOperation) -> Int? {
-        guard case .equal(let value) = operation else { return nil }
-        return (ids[value]?.count ?? 0) + 1
+        switch operation {
+        case .equal(let value): return (ids[value]?.count ?? 0) + 1
+        case .like(let condition): return ids.reduce(ids.count) { $0 + (condition.matches($1.key) ? $1.value.count : 0) }
+        case .between: return nil
+        }
     }
 
     func ids(answering operation: IndexOperation) -> [Int64] {
-        guard case .equal(let value) = operation else { return [] }
-        Self.answered.add(1, ordering: .relaxed)
-        return ids[value] ?? []
+        switch operation {
+        case .equal(let value):
+            Self.answeredEqualities.add(1, ordering: .relaxed)
+            return ids[value] ?? []
+        case .like(let condition):
+            Self.answeredLikes.add(1, ordering: .relaxed)
+            return ids.filter { condition.matches($0.key) }.values.flatMap { $0 }.sorted()
+        case .between:
+            return []
+        }
     }
 
     // MARK: Bytes: integers as 8 bytes little-endian; a value as a tag and its payload.

@@ -1,8 +1,9 @@
 // A registered index kind (docs/indexes.md), end to end: DistinctValuesIndex, defined in this
 // test target, is registered by name, named by a spec, kept through random writes, a close and
 // a reopen from the snapshot, a crash (snapshot plus log replay), and chosen by the planner
-// for exact queries, whose results must equal those of the same soup without it. Registration and spec errors, and a store opened
-// by a process that has not registered the kind (the CLI), fail with clear codes.
+// for exact and like queries and Smart SQL equalities, whose results must equal those of the
+// same soup without it. Registration and spec errors, and a store opened by a process that
+// has not registered the kind (the CLI), fail with clear codes.
 
 import Foundation
 import Stockpot
@@ -23,7 +24,7 @@ import Testing
         ]
     }
 
-    @Test func exactQueriesAgreeWithTheSameSoupWithoutTheKind() throws {
+    @Test func queriesAgreeWithTheSameSoupWithoutTheKind() throws {
         let seed = SeededRandom.seedFromEnvironment()
         var random = SeededRandom(seed: seed)
         try withTemporaryDirectory { directory in
@@ -31,11 +32,11 @@ import Testing
             try store.registerSoup("plain", indexSpecs: Self.specs(plugged: false))
             try store.registerSoup("plugged", indexSpecs: Self.specs(plugged: true))
             var live: [Int64] = []
-            let answeredBefore = DistinctValuesIndex.answered.load(ordering: .relaxed)
+            var answered = KindAnswers()
             for step in 1...600 {
                 try Self.randomWrite(&random, live: &live, store: store)
                 if step % 100 == 0 {
-                    try Self.compareQueries(&random, store: store, context: "seed \(seed), step \(step)")
+                    answered += try Self.compareQueries(&random, store: store, context: "seed \(seed), step \(step)")
                 }
                 if step == 450 {
                     // A crash: the files as a killed process leaves them (no close, no final
@@ -47,7 +48,7 @@ import Testing
                         try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name)
                     }
                     let recovered = try Store.open(directory: copy, options: fastOptions())
-                    try Self.compareQueries(&random, store: recovered, context: "seed \(seed), after a crash")
+                    answered += try Self.compareQueries(&random, store: recovered, context: "seed \(seed), after a crash")
                     #expect(recovered.view().checkIndexes().flatMap(\.problems) == [], "seed \(seed), after a crash")
                     try recovered.close()
                 }
@@ -55,11 +56,13 @@ import Testing
                     // Reopened from the snapshot the close writes: the kind's bytes restored.
                     try store.close()
                     store = try Store.open(directory: directory, options: fastOptions())
-                    try Self.compareQueries(&random, store: store, context: "seed \(seed), after reopening")
+                    answered += try Self.compareQueries(&random, store: store, context: "seed \(seed), after reopening")
                 }
             }
             #expect(store.view().checkIndexes().flatMap(\.problems) == [], "seed \(seed)")
-            #expect(DistinctValuesIndex.answered.load(ordering: .relaxed) > answeredBefore, "the planner never chose the registered index")
+            #expect(answered.exact > 0, "the planner never chose the registered index for an exact query")
+            #expect(answered.like > 0, "the planner never chose the registered index for a like query")
+            #expect(answered.smartSQL > 0, "Smart SQL never chose the registered index for an equality")
             try store.close()
         }
     }
@@ -93,25 +96,92 @@ import Testing
         if updating == nil, case .integer(let id)? = stored[0]["_soupEntryId"] { live.append(id) }
     }
 
-    /// Exact queries on `status` in both soups, in random orders and pages: the same ids and
-    /// totals.
-    static func compareQueries(_ random: inout SeededRandom, store: Store, context: String) throws {
+    /// How many operations the kind answered, by what asked.
+    struct KindAnswers {
+        var exact = 0
+        var like = 0
+        var smartSQL = 0
+
+        static func += (lhs: inout KindAnswers, rhs: KindAnswers) {
+            lhs.exact += rhs.exact
+            lhs.like += rhs.like
+            lhs.smartSQL += rhs.smartSQL
+        }
+    }
+
+    static let likePatterns = ["open", "%pen%", "o%", "OP%", "%e_", "_o%", "7", "%", "absent%", "[%"]
+
+    /// Exact and like queries on `status` in both soups, in random orders and pages, and
+    /// Smart SQL equalities on it: the same ids, rows and totals. Returns what the kind
+    /// answered meanwhile.
+    static func compareQueries(_ random: inout SeededRandom, store: Store, context: String) throws -> KindAnswers {
+        var answered = KindAnswers()
         for status in statuses + ["absent"] {
             var spec = QuerySpec(queryType: .exact)
-            spec.indexPath = "status"
             spec.matchKey = .string(status)
-            spec.orderPath = random.pick([nil, "status", "n", "_soupEntryId"])
-            spec.order = random.chance(50) ? .ascending : .descending
-            spec.pageSize = 1 + random.below(7)
-            let page = random.below(3)
-            let plain = try store.query(spec, in: "plain", page: page)
-            let plugged = try store.query(spec, in: "plugged", page: page)
-            #expect(
-                plain.rows.map { $0["_soupEntryId"] } == plugged.rows.map { $0["_soupEntryId"] },
-                "\(context): \(status) ordered by \(spec.orderPath ?? "default") \(spec.order), page \(page) of \(spec.pageSize)")
-            #expect(plain.totalEntries == plugged.totalEntries, "\(context): \(status) total")
-            #expect(try store.count(spec, in: "plain") == store.count(spec, in: "plugged"), "\(context): \(status) count")
+            answered.exact += try answers(\.equalities) {
+                try compare(spec, &random, store: store, context: "\(context): \(status)")
+            }
         }
+        for pattern in likePatterns {
+            var spec = QuerySpec(queryType: .like)
+            spec.likeKey = pattern
+            answered.like += try answers(\.likes) {
+                try compare(spec, &random, store: store, context: "\(context): like \(pattern)")
+            }
+        }
+        for status in statuses + ["absent"] {
+            answered.smartSQL += try answers(\.equalities) {
+                try compareSmartSQL(status: status, &random, store: store, context: "\(context): Smart SQL \(status)")
+            }
+        }
+        return answered
+    }
+
+    /// `spec` on `status`, in a random order and page, in both soups.
+    static func compare(_ spec: QuerySpec, _ random: inout SeededRandom, store: Store, context: String) throws {
+        var spec = spec
+        spec.indexPath = "status"
+        spec.orderPath = random.pick([nil, "status", "n", "_soupEntryId"])
+        spec.order = random.chance(50) ? .ascending : .descending
+        spec.pageSize = 1 + random.below(7)
+        let page = random.below(3)
+        let plain = try store.query(spec, in: "plain", page: page)
+        let plugged = try store.query(spec, in: "plugged", page: page)
+        #expect(
+            plain.rows.map { $0["_soupEntryId"] } == plugged.rows.map { $0["_soupEntryId"] },
+            "\(context) ordered by \(spec.orderPath ?? "default") \(spec.order), page \(page) of \(spec.pageSize)")
+        #expect(plain.totalEntries == plugged.totalEntries, "\(context): total")
+        #expect(try store.count(spec, in: "plain") == store.count(spec, in: "plugged"), "\(context): count")
+    }
+
+    /// Smart SQL statements with an equality on `status` (a placeholder or a literal, alone,
+    /// ordered, or in a join), in both soups: the same rows.
+    static func compareSmartSQL(status: String, _ random: inout SeededRandom, store: Store, context: String) throws {
+        let statements = [
+            "SELECT {S:_soupEntryId}, {S:n} FROM {S} WHERE {S:status} = ?",
+            "SELECT {S:_soupEntryId} FROM {S} WHERE {S:status} = ? ORDER BY {S:n} DESC, {S:_soupEntryId} LIMIT 3",
+            "SELECT {S:_soupEntryId} FROM {S} WHERE ? = {S:status} AND {S:n} < 25",
+            "SELECT count(*) FROM {S} WHERE {S:status} = '\(status)'",
+            "SELECT a.{S:_soupEntryId}, b.{S:_soupEntryId} FROM {S} AS a, {S} AS b WHERE b.{S:status} = ? AND a.{S:n} = b.{S:n} AND a.{S:_soupEntryId} < 40",
+        ]
+        for template in statements {
+            let arguments: [JSONValue] = template.contains("?") ? [.string(status)] : []
+            let page = random.below(2)
+            var rows: [[JSONValue]] = []
+            for soup in ["plain", "plugged"] {
+                let sql = template.replacingOccurrences(of: "{S", with: "{" + soup)
+                rows.append(try store.smartQuery(sql, arguments: arguments, page: page, pageSize: 5).rows)
+            }
+            #expect(rows[0] == rows[1], "\(context): \(template), page \(page)")
+        }
+    }
+
+    /// How much one of the kind's answer counts grew while `body` ran.
+    static func answers(_ counter: KeyPath<DistinctValuesIndex.AnswerCounts, Int>, _ body: () throws -> Void) rethrows -> Int {
+        let before = DistinctValuesIndex.answerCounts[keyPath: counter]
+        try body()
+        return DistinctValuesIndex.answerCounts[keyPath: counter] - before
     }
 
     @Test func specsNamingAnUnknownKindOrAFullTextPathAreRefused() throws {
@@ -151,8 +221,10 @@ import Testing
             cli.standardOutput = output
             cli.standardError = output
             try cli.run()
+            let deadline = ProcessDeadline(pid: cli.processIdentifier, seconds: 120, naming: "stockpot stats")
             let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             cli.waitUntilExit()
+            deadline.cancel()
             #expect(cli.terminationStatus != 0)
             #expect(printed.contains("no such kind is registered") && printed.contains(DistinctValuesIndex.kindName), "\(printed)")
             // The store is unchanged: this process, which has the kind, still reads it.

@@ -1,6 +1,7 @@
 // Runs the `stockpot` binary once with arguments and no input, for the command-line tests.
 
 import Foundation
+import StockpotTestSupport
 
 /// The outcome of one `stockpot` run.
 struct CommandRun {
@@ -19,10 +20,12 @@ struct CommandRun {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let deadline = ProcessDeadline(pid: process.processIdentifier, naming: "stockpot " + arguments.joined(separator: " "))
         // Help texts are small, so reading one pipe after the other cannot fill the other.
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         let complained = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        deadline.cancel()
         return CommandRun(
             status: process.terminationStatus,
             output: String(decoding: printed, as: UTF8.self),

@@ -3,6 +3,7 @@
 
 import Foundation
 import StockpotJSON
+import StockpotTestSupport
 
 /// A running `stockpot exec STORE` and its pipes. Not thread-safe: one test drives it.
 final class ExecProcess {
@@ -46,13 +47,9 @@ final class ExecProcess {
         try? input.fileHandleForWriting.close()
         // A child that never sees the end of its input (another process holding the pipe)
         // must not hang the whole run: after two minutes it is killed, and says so.
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            FileHandle.standardError.write(Data("stockpot exec did not end at the end of its input within 2 minutes; killed\n".utf8))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        let deadline = ProcessDeadline(pid: process.processIdentifier, seconds: 120, naming: "stockpot exec (its input closed)")
+        process.waitUntilExit()
+        deadline.cancel()
     }
 
     /// Writes `bytes` to the child's standard input as they are.
@@ -145,8 +142,10 @@ final class ExecProcess {
     /// standard output and standard error.
     func finish() throws -> (status: Int32, output: [UInt8], errors: String) {
         try input.fileHandleForWriting.close()
+        let deadline = ProcessDeadline(pid: process.processIdentifier, naming: "stockpot exec (finishing)")
         let rest = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        deadline.cancel()
         return (process.terminationStatus, received + [UInt8](rest), readErrors())
     }
 

@@ -2,6 +2,7 @@
 // read-only mount, a full disk.
 
 import Foundation
+import StockpotTestSupport
 
 /// Runs `tool arguments...` with its standard error discarded; returns its exit status, or -1
 /// when it cannot be started.
@@ -11,6 +12,8 @@ func runSystemCommand(_ tool: String, _ arguments: [String]) -> Int32 {
     process.arguments = arguments
     process.standardError = FileHandle.nullDevice
     guard (try? process.run()) != nil else { return -1 }
+    let deadline = ProcessDeadline(pid: process.processIdentifier, seconds: 120, naming: ([tool] + arguments).joined(separator: " "))
     process.waitUntilExit()
+    deadline.cancel()
     return process.terminationStatus
 }

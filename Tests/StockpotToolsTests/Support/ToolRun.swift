@@ -32,7 +32,9 @@ struct ToolRun {
         process.standardOutput = FileHandle(forWritingAtPath: outPath)
         process.standardError = FileHandle(forWritingAtPath: errPath)
         try process.run()
+        let deadline = ProcessDeadline(pid: process.processIdentifier, naming: "stockpot " + arguments.joined(separator: " "))
         process.waitUntilExit()
+        deadline.cancel()
         return ToolRun(
             status: process.terminationStatus,
             output: [UInt8](FileManager.default.contents(atPath: outPath) ?? Data()),

@@ -64,6 +64,15 @@ extension SQLExecutor {
             // entry, then along the leaves while the value is equal.
             guard let key = try convertedKey(bounds[0].key, bounds[0].conversion)?.indexValue else { return }
             let index = try accessIndex(table, rangeField)
+            // A registered index kind on the path, when it estimates itself cheaper than the
+            // run of equal entries; its ascending ids are the run's order.
+            if let ids = RegisteredKinds.answer(
+                accessKinds(table, rangeField), .equal(key),
+                orderedCost: OrderedIndexCost.of([index.lowerBound(key)..<index.upperBound(key)], in: index))
+            {
+                for id in ids where !(try body(id, nil)) { return }
+                return
+            }
             let field = table.fields.firstIndex(of: rangeField)
             var failure: QueryError?
             index.forEachEntry(equalTo: key) { entry in

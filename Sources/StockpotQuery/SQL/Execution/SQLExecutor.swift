@@ -32,6 +32,9 @@ final class SQLExecutor {
     private var subqueryLists: [ObjectIdentifier: SQLInList] = [:]
     /// By slot: the ordered index of its access path, once looked up (unchecked as above).
     @exclusivity(unchecked) private var accessIndexes: [OrderedIndex?]
+    /// By slot: the registered-kind indexes on its access path's spec, once looked up
+    /// (unchecked as above).
+    @exclusivity(unchecked) private var accessKindLists: [[any PathIndex]?]
 
     private struct MatchCacheKey: Hashable {
         var slot: Int
@@ -52,6 +55,7 @@ final class SQLExecutor {
         meter = SQLBudgetMeter(budget)
         loaders = Array(repeating: nil, count: frame.ids.count)
         accessIndexes = Array(repeating: nil, count: frame.ids.count)
+        accessKindLists = Array(repeating: nil, count: frame.ids.count)
     }
 
     /// The soup `table`'s rows come from.
@@ -68,6 +72,16 @@ final class SQLExecutor {
         }
         accessIndexes[table.slot] = index
         return index
+    }
+
+    /// The registered-kind indexes (docs/indexes.md) on the spec of `field`, the field of
+    /// `table`'s access path (none for a field no spec indexes).
+    func accessKinds(_ table: BoundTable, _ field: SQLField) -> [any PathIndex] {
+        if let kinds = accessKindLists[table.slot] { return kinds }
+        let spec = SQLAccessPlanner.orderedIndexSpec(of: field, in: table.schema) ?? -1
+        let kinds = spec >= 0 ? soup(table).registeredIndexes(ofSpec: spec) : []
+        accessKindLists[table.slot] = kinds
+        return kinds
     }
 
     /// Runs `select`, calling `emit` with each result row until it returns false.
