@@ -22,8 +22,9 @@ package struct EntryState: Sendable, Equatable {
 
     /// The base version of an entry whose row this device wrote in a run whose answer was
     /// lost, and which another device then deleted and the owner purged (docs/sync.md,
-    /// "Receipts"). No server row has this version and no receipt holds it, so the entry's
-    /// next change is sent as a new key and never matches that run's receipt again.
+    /// "Receipts"). No server row has this version, and the receipt entry that matched holds
+    /// another base, so the entry's next change is sent as a new key and never matches that
+    /// receipt entry again.
     package static let purgedBase: Int64 = -1
 
     package init(key: String, baseVersion: Int64, contentHash: Int64, deleted: Bool, pending: Bool = false) {
