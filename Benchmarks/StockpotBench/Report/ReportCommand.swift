@@ -24,10 +24,11 @@ struct ReportCommand {
         `storage.<op>@rocksdb`, `@leveldb` or `@lmdb` for a key-value peer; default: the
         report's rows) in P separate processes (default 5), the baseline's side
         first in every other one, and writes DIR/<date>-<commit>.jsonl (-2, -3, ... when a
-        run of the commit that day has the name; default DIR: Benchmarks/results). The query fixture is loaded once into --fixture DIR (default: a
-        scratch directory, removed after) and reused by every process. --timed-seconds is
-        each process's budget of timed calls (default 3). Progress on standard error; the
-        results file's path on standard output.
+        run of the commit that day has the name; default DIR: Benchmarks/results). The query
+        fixture is loaded once into --fixture DIR (default: a scratch directory, removed
+        after) and reused by every process. --timed-seconds is each process's budget of
+        timed calls (default 3). Progress on standard error; the results file's path on
+        standard output.
         """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> ReportCommand {

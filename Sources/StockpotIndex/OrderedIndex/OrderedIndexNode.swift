@@ -196,6 +196,8 @@ final class OrderedIndexNode: @unchecked Sendable {
         let (oldSpansSize, spansSize) = (
             OrderedIndexBlock.columnSize(slots, narrow: wasNarrow), OrderedIndexBlock.columnSize(slots, narrow: narrow)
         )
+        // As in allocate(_:): out of memory traps like any Swift allocation; the capacity comes
+        // from validated entries, never from input or disk bytes.
         guard let store = realloc(old, spansSize + arenaCapacity) else {
             fatalError("OrderedIndex: out of memory growing a text arena to \(arenaCapacity) bytes")
         }

@@ -142,8 +142,9 @@ package struct QueryPlanner<Soup: QueryableSoup> {
 
     /// The selection of a registered-kind index on spec `spec` (docs/indexes.md) whose
     /// estimate is below that of reading `positions` of the ordered index; nil when none is.
-    private func registeredSelection(spec: Int, from: IndexValue?, through: IndexValue?, positions: Range<Int>, in index: OrderedIndex) -> Selection?
-    {
+    private func registeredSelection(
+        spec: Int, from: IndexValue?, through: IndexValue?, positions: Range<Int>, in index: OrderedIndex
+    ) -> Selection? {
         let exact = from != nil && from == through
         let operation: IndexOperation = exact ? .equal(from!) : .between(from, through)
         guard let ids = soup.registeredAnswer(spec: spec, operation, orderedCost: OrderedIndexCost.of([positions], in: index)) else {

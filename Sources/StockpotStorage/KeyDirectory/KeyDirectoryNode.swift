@@ -192,6 +192,8 @@ final class KeyDirectoryNode: @unchecked Sendable {
         var view = self.view
         let capacity = max(newCapacity, 8)
         let size = KeyDirectoryNodeBlock.size(capacity: view.slotCapacity, byteCapacity: capacity, isLeaf: view.isLeaf)
+        // As in allocate(_:): out of memory traps like any Swift allocation; the size comes from
+        // validated keys, never from input or disk bytes.
         guard let grown = realloc(block, size) else {
             fatalError("KeyDirectory: out of memory allocating \(size) bytes")
         }
