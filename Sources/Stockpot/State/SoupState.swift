@@ -9,30 +9,85 @@ import StockpotStorage
 
 /// A soup's in-memory state. A value with copy-on-write indexes: copying it is O(1).
 package struct SoupState: Sendable {
-    var record: SoupRecord
+    /// The fields, shared by copies until one of them is changed. A read takes several copies
+    /// of its soup (the planner, the query source, the runner); each costs one reference
+    /// count rather than one per array, string and index the fields hold.
+    private var fields: Fields
+
+    var record: SoupRecord {
+        get { fields.record }
+        _modify { yield &uniqueFields().record }
+    }
     /// Reads every spec's value from a document's bytes, in spec order.
-    let extractor: JSONFieldExtractor
+    var extractor: JSONFieldExtractor { fields.extractor }
     /// Every entry id of the soup (value and id both the entry id): counts and id order.
-    var entryIDs = OrderedIndex()
+    var entryIDs: OrderedIndex {
+        get { fields.entryIDs }
+        _modify { yield &uniqueFields().entryIDs }
+    }
     /// (sequence of the last change, entry id) per entry: the change feed's order
     /// (docs/changes.md).
-    var changes = OrderedIndex()
+    var changes: OrderedIndex {
+        get { fields.changes }
+        _modify { yield &uniqueFields().changes }
+    }
     /// `indexes[i]` is the ordered index of `record.specs[i]`; a full-text index over the
     /// full_text specs follows when there are any, then one index per spec that names a
     /// registered kind (docs/indexes.md), in spec order.
-    var indexes: [any SoupIndex]
+    var indexes: [any SoupIndex] {
+        get { fields.indexes }
+        _modify { yield &uniqueFields().indexes }
+    }
     /// Names this soup's entries and indexes as a store state holds them: a number unique in
     /// the process, taken afresh by ``StoreState/put(_:)`` (the only way a soup enters or
     /// changes in a state), so two soups with the same number have the same entries and
     /// index versions. Smart SQL's index walk compares it instead of each index's version.
     /// 0 for a soup no state holds.
-    var contentVersion: UInt64 = 0
+    var contentVersion: UInt64 {
+        get { fields.contentVersion }
+        _modify { yield &uniqueFields().contentVersion }
+    }
 
     /// A soup with no entries.
     init(record: SoupRecord) {
-        self.record = record
-        extractor = JSONFieldExtractor(fields: record.specs.map { IndexField(path: $0.jsonPath, type: $0.type) })
-        indexes = Self.emptyIndexes(for: record.specs)
+        fields = Fields(
+            record: record,
+            extractor: JSONFieldExtractor(fields: record.specs.map { IndexField(path: $0.jsonPath, type: $0.type) }),
+            indexes: Self.emptyIndexes(for: record.specs))
+    }
+
+    /// The fields, copied first when another value shares them. A copy of the fields shares
+    /// their indexes, which copy themselves on their own first change, as they would when
+    /// copied with a plain struct.
+    private mutating func uniqueFields() -> Fields {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+        return fields
+    }
+
+    /// The stored properties of a ``SoupState``. Changed only through a state that holds the
+    /// only reference (``uniqueFields()``), so a published state's fields never change while
+    /// readers on other threads read them.
+    private final class Fields: @unchecked Sendable {
+        var record: SoupRecord
+        let extractor: JSONFieldExtractor
+        var entryIDs = OrderedIndex()
+        var changes = OrderedIndex()
+        var indexes: [any SoupIndex]
+        var contentVersion: UInt64 = 0
+
+        init(record: SoupRecord, extractor: JSONFieldExtractor, indexes: [any SoupIndex]) {
+            self.record = record
+            self.extractor = extractor
+            self.indexes = indexes
+        }
+
+        func copy() -> Fields {
+            let copy = Fields(record: record, extractor: extractor, indexes: indexes)
+            copy.entryIDs = entryIDs
+            copy.changes = changes
+            copy.contentVersion = contentVersion
+            return copy
+        }
     }
 
     /// One empty index per spec, then the full-text index when any spec is full_text, then

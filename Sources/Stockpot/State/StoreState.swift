@@ -7,34 +7,86 @@ import Synchronization
 
 /// Everything a reader needs, immutable once published. Copies are O(1).
 struct StoreState: Sendable {
+    /// The fields, shared by copies until one of them is changed: a reader's view and every
+    /// query take a copy, which costs one reference count rather than one per table.
+    private var fields: Fields
+
     /// Soups by id. Changed only through ``put(_:)`` and ``remove(soup:)``, which keep
     /// ``schemaVersion``.
-    private(set) var soups: [UInt32: SoupState] = [:]
+    var soups: [UInt32: SoupState] { fields.soups }
     /// Soup ids by name. Names are data, compared by their UTF-8 bytes (not by Unicode
     /// equivalence, which `String`'s `==` uses).
-    private(set) var soupIDs: [SoupName: UInt32] = [:]
-    /// The same names and ids while there are at most ``fewSoupsLimit`` soups (empty beyond):
-    /// a read by name compares these bytes instead of hashing, which costs more than a few
-    /// comparisons for the handful of soups most stores have.
-    private var fewSoups: [(name: String, id: UInt32)] = []
+    var soupIDs: [SoupName: UInt32] { fields.soupIDs }
     static let fewSoupsLimit = 8
     /// Names the catalog's shape (which soups exist, their names and index specs): a number
     /// unique in the process, taken afresh whenever the shape changes, so two states with the
     /// same number have the same soups and specs (entries may differ). A prepared Smart SQL
     /// statement compares it instead of checking every soup it reads.
-    private(set) var schemaVersion = StoreState.newSchemaVersion()
+    var schemaVersion: UInt64 { fields.schemaVersion }
     /// The id the next registered soup gets; ids are never reused.
-    var nextSoupID: UInt32 = 1
+    var nextSoupID: UInt32 {
+        get { fields.nextSoupID }
+        _modify { yield &uniqueFields().nextSoupID }
+    }
     /// The sequence of the last commit (docs/changes.md); 0 for a new store.
-    var lastSequence: UInt64 = 0
+    var lastSequence: UInt64 {
+        get { fields.lastSequence }
+        _modify { yield &uniqueFields().lastSequence }
+    }
     /// Tombstones at or below this sequence have been purged: the change feed refuses to
     /// start below it.
-    var purgedThrough: UInt64 = 0
+    var purgedThrough: UInt64 {
+        get { fields.purgedThrough }
+        _modify { yield &uniqueFields().purgedThrough }
+    }
     /// The engine state the indexes describe.
-    var view: StorageView
+    var view: StorageView {
+        get { fields.view }
+        _modify { yield &uniqueFields().view }
+    }
 
     init(view: StorageView) {
-        self.view = view
+        fields = Fields(view: view)
+    }
+
+    /// The fields, copied first when another state shares them (a copy shares the tables,
+    /// which copy themselves on their own first change).
+    private mutating func uniqueFields() -> Fields {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+        return fields
+    }
+
+    /// The stored properties of a ``StoreState``. Changed only through a state that holds the
+    /// only reference (``uniqueFields()``), so a published state's fields never change while
+    /// readers on other threads read them.
+    private final class Fields: @unchecked Sendable {
+        var soups: [UInt32: SoupState] = [:]
+        var soupIDs: [SoupName: UInt32] = [:]
+        /// The same names and ids while there are at most ``StoreState/fewSoupsLimit`` soups
+        /// (empty beyond): a read by name compares these bytes instead of hashing, which
+        /// costs more than a few comparisons for the handful of soups most stores have.
+        var fewSoups: [(name: String, id: UInt32)] = []
+        var schemaVersion = StoreState.newSchemaVersion()
+        var nextSoupID: UInt32 = 1
+        var lastSequence: UInt64 = 0
+        var purgedThrough: UInt64 = 0
+        var view: StorageView
+
+        init(view: StorageView) {
+            self.view = view
+        }
+
+        func copy() -> Fields {
+            let copy = Fields(view: view)
+            copy.soups = soups
+            copy.soupIDs = soupIDs
+            copy.fewSoups = fewSoups
+            copy.schemaVersion = schemaVersion
+            copy.nextSoupID = nextSoupID
+            copy.lastSequence = lastSequence
+            copy.purgedThrough = purgedThrough
+            return copy
+        }
     }
 
     /// The soup named `name`, if it exists.
@@ -44,8 +96,9 @@ struct StoreState: Sendable {
 
     /// The id of the soup named `name`, if it exists.
     private func soupID(named name: String) -> UInt32? {
-        guard soupIDs.count <= Self.fewSoupsLimit else { return soupIDs[SoupName(name)] }
-        for soup in fewSoups where soup.name.utf8Equals(name) { return soup.id }
+        let fields = fields
+        guard fields.soupIDs.count <= Self.fewSoupsLimit else { return fields.soupIDs[SoupName(name)] }
+        for soup in fields.fewSoups where soup.name.utf8Equals(name) { return soup.id }
         return nil
     }
 
@@ -77,13 +130,14 @@ struct StoreState: Sendable {
     /// Adds or replaces a soup.
     mutating func put(_ soup: SoupState) {
         // Array `==` sees shared storage first, so a write that keeps the specs costs little.
-        let old = soups[soup.id]
+        let fields = uniqueFields()
+        let old = fields.soups[soup.id]
         let sameShape = old.map { $0.record.name.utf8Equals(soup.record.name) && $0.record.specs == soup.record.specs } ?? false
-        if !sameShape { schemaVersion = Self.newSchemaVersion() }
+        if !sameShape { fields.schemaVersion = Self.newSchemaVersion() }
         var soup = soup
         soup.contentVersion = Self.newSchemaVersion()
-        soups[soup.id] = soup
-        if soupIDs.updateValue(soup.id, forKey: SoupName(soup.name)) != soup.id { rebuildFewSoups() }
+        fields.soups[soup.id] = soup
+        if fields.soupIDs.updateValue(soup.id, forKey: SoupName(soup.name)) != soup.id { rebuildFewSoups() }
     }
 
     /// Changes soup `id` in place, keeping its content version: for completing a change that
@@ -91,21 +145,24 @@ struct StoreState: Sendable {
     /// a transaction runs while its batch is written). Nothing when there is no such soup.
     mutating func complete(soup id: UInt32, _ change: (inout SoupState) -> Void) {
         // Taken out, so that the state's copy is the only one and its indexes are not copied.
-        guard var soup = soups.removeValue(forKey: id) else { return }
+        let fields = uniqueFields()
+        guard var soup = fields.soups.removeValue(forKey: id) else { return }
         change(&soup)
-        soups[id] = soup
+        fields.soups[id] = soup
     }
 
     private mutating func rebuildFewSoups() {
-        fewSoups = soupIDs.count <= Self.fewSoupsLimit ? soupIDs.map { ($0.key.text, $0.value) } : []
+        let fields = uniqueFields()
+        fields.fewSoups = fields.soupIDs.count <= Self.fewSoupsLimit ? fields.soupIDs.map { ($0.key.text, $0.value) } : []
     }
 
     /// Drops a soup.
     mutating func remove(soup id: UInt32) {
-        guard let soup = soups.removeValue(forKey: id) else { return }
-        soupIDs[SoupName(soup.name)] = nil
+        let fields = uniqueFields()
+        guard let soup = fields.soups.removeValue(forKey: id) else { return }
+        fields.soupIDs[SoupName(soup.name)] = nil
         rebuildFewSoups()
-        schemaVersion = Self.newSchemaVersion()
+        fields.schemaVersion = Self.newSchemaVersion()
     }
 
     /// The last schema version handed out, by any store of the process.

@@ -118,6 +118,16 @@ import StockpotTestSupport
             let range = index.positions(from: begin, through: end)
             let inRange = model.positions(from: begin, through: end)
             try #require(range.count == inRange.count, "\(context): positions(\(String(describing: begin)), \(String(describing: end)))")
+            if let begin, let end {
+                // Both bounds come from one descent while they share a child.
+                let lower = model.lowerBound(begin)
+                try #require(range == lower..<max(lower, model.upperBound(end)), "\(context): positions(\(begin), \(end))")
+            }
+            let held = expected.isEmpty ? T.value(&random) : expected[random.below(expected.count)].value
+            let lower = model.lowerBound(held)
+            try #require(
+                index.positions(from: held, through: held) == lower..<max(lower, model.upperBound(held)),
+                "\(context): positions(\(held), \(held))")
             if !inRange.isEmpty {
                 try #require(T.identical(index.entry(at: range.lowerBound), inRange.first), "\(context): first in range")
                 try #require(T.identical(index.entry(at: range.upperBound - 1), inRange.last), "\(context): last in range")
