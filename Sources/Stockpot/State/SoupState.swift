@@ -285,6 +285,15 @@ package struct SoupState: Sendable {
         for position in indexes.indices { indexes[position].remove(entry) }
     }
 
+    /// Changes an entry from its values in the indexes (`old`) to `new`: the same id, a new
+    /// sequence. An index whose values are identical in both is left as it is, so an update
+    /// that keeps the indexed fields costs the change index only.
+    mutating func update(_ old: IndexedEntry, to new: IndexedEntry) {
+        _ = changes.remove(Self.changeValue(old.sequence), id: old.id)
+        changes.insert(Self.changeValue(new.sequence), id: new.id)
+        for position in indexes.indices { indexes[position].update(old, to: new) }
+    }
+
     /// Removes entries `ids` from the entry-id and change indexes without their values (for
     /// recovery, whose log no longer holds the old values): one linear pass each.
     mutating func removeFromIDIndexes(_ ids: Set<Int64>) {
@@ -299,10 +308,12 @@ package struct SoupState: Sendable {
         if kept.count != changes.count { changes = OrderedIndex(entries: kept) }
     }
 
-    /// The spec whose unique index refuses `entry`, if any (`entry.id`'s own current values
-    /// must already be removed).
-    func uniqueConflict(for entry: IndexedEntry) -> IndexSpec? {
+    /// The spec whose unique index refuses `entry`, if any. `entry.id`'s own values must be
+    /// out of the indexes, or given as `current` (an update checked before it changes them).
+    func uniqueConflict(for entry: IndexedEntry, current: IndexedEntry? = nil) -> IndexSpec? {
         for (position, spec) in record.specs.enumerated() where spec.unique {
+            // A value the entry holds already is held by no other entry.
+            if let current, current.values[position] == entry.values[position] { continue }
             if !indexes[position].admits(entry) { return spec }
         }
         return nil

@@ -164,13 +164,12 @@ extension WriteTransaction {
         if let previous {
             // The entry may be among the deferred new ones (an external id matched it).
             soup.flush(&deferred)
-            soup.remove(try soup.indexedEntry(id: id, record: previous))
-        }
-        try checkUnique(indexed, in: soup)
-        if previous == nil {
-            soup.insert(indexed, deferring: &deferred)
+            let current = try soup.indexedEntry(id: id, record: previous)
+            try checkUnique(indexed, current: current, in: soup)
+            soup.update(current, to: indexed)
         } else {
-            soup.insert(indexed)
+            try checkUnique(indexed, in: soup)
+            soup.insert(indexed, deferring: &deferred)
         }
         recordPut(
             EntryKey(soup: soup.id, id: id),
@@ -292,9 +291,10 @@ extension WriteTransaction {
         return length
     }
 
-    /// Throws `unique_violation` when another entry has one of `entry`'s unique values.
-    private func checkUnique(_ entry: IndexedEntry, in soup: SoupState) throws(StockpotError) {
-        guard let spec = soup.uniqueConflict(for: entry) else { return }
+    /// Throws `unique_violation` when another entry has one of `entry`'s unique values;
+    /// `current` is the entry's values in the indexes when it is an update.
+    private func checkUnique(_ entry: IndexedEntry, current: IndexedEntry? = nil, in soup: SoupState) throws(StockpotError) {
+        guard let spec = soup.uniqueConflict(for: entry, current: current) else { return }
         throw StockpotError(
             .uniqueViolation,
             "Another entry of soup \"\(soup.name)\" already has the value \(entry.values[soup.specIndex(forPath: spec.path) ?? 0]) at the unique path \"\(spec.path)\"."

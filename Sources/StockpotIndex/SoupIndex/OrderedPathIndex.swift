@@ -37,6 +37,12 @@ package struct OrderedPathIndex: SoupIndex {
         _ = tree.remove(entry.values[field], id: entry.id)
     }
 
+    package mutating func update(_ old: IndexedEntry, to new: IndexedEntry) {
+        guard !old.values[field].isIdentical(to: new.values[field]) else { return }
+        remove(old)
+        insert(new)
+    }
+
     package mutating func remove(ids: Set<Int64>) {
         guard !ids.isEmpty else { return }
         var kept: [IndexEntry] = []

@@ -62,6 +62,10 @@ package protocol SoupIndex: Sendable {
     mutating func insert(batch: [IndexedEntry])
     /// Removes an entry, given the values it was added with.
     mutating func remove(_ entry: IndexedEntry)
+    /// Changes an entry from the values it was added with (`old`) to `new` (the same id):
+    /// what ``remove(_:)`` then ``insert(_:)`` do, and nothing when the values this index
+    /// reads are identical in both.
+    mutating func update(_ old: IndexedEntry, to new: IndexedEntry)
     /// Removes entries knowing only their ids: one pass over the whole index (recovery).
     mutating func remove(ids: Set<Int64>)
     /// Replaces the contents with `entries` (any order, distinct ids), faster than inserting
@@ -87,5 +91,20 @@ extension SoupIndex {
 
     package mutating func insert(batch: [IndexedEntry]) {
         for entry in batch { insert(entry) }
+    }
+}
+
+extension IndexValue {
+    /// Whether the two are the same value written the same way: the same case, integers and
+    /// texts (by bytes) equal, doubles bit for bit. Stricter than `==`, which holds 1 and 1.0
+    /// equal: an index that keeps a value must keep the one the document has.
+    package func isIdentical(to other: IndexValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        case (.text(let a), .text(let b)): return a.utf8Equals(b)
+        default: return false
+        }
     }
 }
