@@ -144,8 +144,8 @@ package struct FullTextIndex: Sendable {
         func listBytes(_ list: PostingList) -> Int {
             var total = list.tail.bytes.capacity + (list.tail.bytes.capacity > 0 ? arrayOverhead : 0)
             if !list.sealed.isEmpty {
-                total += arrayOverhead + list.sealed.capacity * MemoryLayout<PostingBlock>.stride
-                for block in list.sealed { total += block.bytes.capacity + arrayOverhead }
+                total += (1 + list.sealed.chunkCount) * arrayOverhead + list.sealed.capacity * MemoryLayout<PostingBlock>.stride
+                list.sealed.forEach { block in total += block.bytes.capacity + arrayOverhead }
             }
             return total
         }

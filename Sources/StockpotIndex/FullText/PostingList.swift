@@ -19,7 +19,7 @@ struct PostingBlock: Sendable {
 /// array of block references only.
 struct PostingList: Sendable {
     /// Full blocks, ascending.
-    var sealed: [PostingBlock] = []
+    var sealed = SealedBlocks()
     /// The open block, after every sealed one; may be empty.
     var tail = PostingBlock()
     /// The number of entries in all blocks.
@@ -35,8 +35,8 @@ struct PostingList: Sendable {
     /// A list made of complete blocks in ascending id order (a snapshot's); the last one is left
     /// open as the tail.
     init(blocks: [PostingBlock]) {
-        sealed = blocks
-        tail = sealed.popLast() ?? PostingBlock()
+        sealed = SealedBlocks(blocks.dropLast())
+        tail = blocks.last ?? PostingBlock()
         entryCount = blocks.reduce(0) { $0 + Int($1.count) }
     }
 
@@ -143,13 +143,7 @@ struct PostingList: Sendable {
 
     /// The index of the first block whose last id is at least `id` (the tail when none is).
     func blockIndex(for id: Int64) -> Int {
-        var low = 0
-        var high = sealed.count
-        while low < high {
-            let middle = (low + high) >> 1
-            if sealed[middle].lastId < id { low = middle + 1 } else { high = middle }
-        }
-        return low
+        sealed.firstIndex(lastIdAtLeast: id)
     }
 
     private mutating func withBlock<R>(_ index: Int, _ body: (inout PostingBlock) -> R) -> R {
@@ -157,7 +151,7 @@ struct PostingList: Sendable {
     }
 
     private mutating func dropBlock(_ index: Int) {
-        if index < sealed.count { sealed.remove(at: index) } else { tail = PostingBlock() }
+        if index < sealed.count { _ = sealed.remove(at: index) } else { tail = PostingBlock() }
     }
 
     /// Splits block `index` in two when splicing made it longer than twice the target.
@@ -165,7 +159,7 @@ struct PostingList: Sendable {
         guard block(index).bytes.count > 2 * Self.blockTargetBytes else { return }
         let (lower, upper) = Self.split(block(index), format: format)
         if index < sealed.count {
-            sealed.replaceSubrange(index...index, with: [lower, upper])
+            sealed.replace(index, with: lower, upper)
         } else {
             sealed.append(lower)
             tail = upper
