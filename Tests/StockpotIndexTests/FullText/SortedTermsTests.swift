@@ -56,5 +56,9 @@ import StockpotTestSupport
         #expect(table.count == 2500)
         #expect(table[TermKey("t2")] == nil && table[TermKey("t3")]?.entryCount == 1)
         #expect(snapshot.count == 5000 && snapshot[TermKey("t2")]?.entryCount == 1)
+        #expect((0..<5000).allSatisfy { table[TermKey("t\($0)")]?.entryCount == ($0 % 2 == 1 ? 1 : nil) })
+        var visited = 0
+        table.forEach { _, _ in visited += 1 }
+        #expect(visited == 2500)
     }
 }
