@@ -137,7 +137,7 @@ struct StoreState: Sendable {
         var soup = soup
         soup.contentVersion = Self.newSchemaVersion()
         fields.soups[soup.id] = soup
-        if fields.soupIDs.updateValue(soup.id, forKey: SoupName(soup.name)) != soup.id { rebuildFewSoups() }
+        if fields.soupIDs.updateValue(soup.id, forKey: SoupName(soup.name)) != soup.id { Self.rebuildFewSoups(fields) }
     }
 
     /// Changes soup `id` in place, keeping its content version: for completing a change that
@@ -151,8 +151,10 @@ struct StoreState: Sendable {
         fields.soups[id] = soup
     }
 
-    private mutating func rebuildFewSoups() {
-        let fields = uniqueFields()
+    /// Refills `fields.fewSoups` from its names. Given the fields a caller holds: asking for
+    /// ``uniqueFields()`` again while a caller holds them would copy them, and the caller's
+    /// later changes would go to the discarded copy.
+    private static func rebuildFewSoups(_ fields: Fields) {
         fields.fewSoups = fields.soupIDs.count <= Self.fewSoupsLimit ? fields.soupIDs.map { ($0.key.text, $0.value) } : []
     }
 
@@ -161,7 +163,7 @@ struct StoreState: Sendable {
         let fields = uniqueFields()
         guard let soup = fields.soups.removeValue(forKey: id) else { return }
         fields.soupIDs[SoupName(soup.name)] = nil
-        rebuildFewSoups()
+        Self.rebuildFewSoups(fields)
         fields.schemaVersion = Self.newSchemaVersion()
     }
 
