@@ -131,27 +131,15 @@ package struct OrderedIndex: Sendable {
     /// - Returns: The positions; empty (at `lower`) when `end` is below `begin`.
     /// - Complexity: O(log n).
     package func positions(from begin: IndexValue?, through end: IndexValue?) -> Range<Int> {
-        guard let begin, let end else {
-            let lower = begin.map(lowerBound) ?? 0
-            let upper = end.map(upperBound) ?? count
-            return lower..<max(lower, upper)
-        }
-        let (lower, upper) = OrderedIndexProbe.with(begin, id: .min) { lowerProbe in
-            OrderedIndexProbe.with(end, id: .max) { upperProbe in countsBefore(lowerProbe, through: upperProbe) }
-        }
+        let lower = begin.map(lowerBound) ?? 0
+        let upper = end.map(upperBound) ?? count
         return lower..<max(lower, upper)
     }
 
     /// The number of entries before `probe` (`inclusive`: at or before it).
     func countBefore(_ probe: OrderedIndexProbe, inclusive: Bool) -> Int {
-        guard let root = root?.block else { return 0 }
-        root.prefetchForValueSearch()
-        return Self.countBefore(probe, inclusive: inclusive, under: root)
-    }
-
-    /// The number of entries of the subtree under `block` (prefetched) before `probe`.
-    private static func countBefore(_ probe: OrderedIndexProbe, inclusive: Bool, under block: OrderedIndexBlock) -> Int {
-        var block = block
+        guard var block = root?.block else { return 0 }
+        block.prefetchForValueSearch()
         var total = 0
         while !block.isLeaf {
             let child = block.countBefore(probe, inclusive: inclusive)
@@ -160,33 +148,6 @@ package struct OrderedIndex: Sendable {
             block.prefetchForValueSearch()
         }
         return total + block.countBefore(probe, inclusive: inclusive)
-    }
-
-    /// The entries before `lower` and the entries at or before `upper`, in one descent while
-    /// both lie under the same child: an exact query's bounds share every block down to the
-    /// leaf, so its second bound costs no cache misses.
-    func countsBefore(_ lower: OrderedIndexProbe, through upper: OrderedIndexProbe) -> (Int, Int) {
-        guard var block = root?.block else { return (0, 0) }
-        block.prefetchForValueSearch()
-        var total = 0
-        while !block.isLeaf {
-            let lowerChild = block.countBefore(lower, inclusive: false)
-            let upperChild = block.countBefore(upper, inclusive: true)
-            guard lowerChild == upperChild else {
-                let lowerBlock = block.childBlock(at: lowerChild)
-                let upperBlock = block.childBlock(at: upperChild)
-                lowerBlock.prefetchForValueSearch()
-                upperBlock.prefetchForValueSearch()
-                return (
-                    total + block.entries(before: lowerChild) + Self.countBefore(lower, inclusive: false, under: lowerBlock),
-                    total + block.entries(before: upperChild) + Self.countBefore(upper, inclusive: true, under: upperBlock)
-                )
-            }
-            total += block.entries(before: lowerChild)
-            block = block.childBlock(at: lowerChild)
-            block.prefetchForValueSearch()
-        }
-        return (total + block.countBefore(lower, inclusive: false), total + block.countBefore(upper, inclusive: true))
     }
 
     /// The entry at 0-based ascending `position`, or `nil` when there is none.

@@ -122,14 +122,9 @@ package struct QueryPlanner<Soup: QueryableSoup> {
         let through = upper ?? nil
         if let specIndex {
             let index = soup.orderedIndex(ofSpec: specIndex)
-            let positions: Range<Int>
-            if let from, let through {
-                positions = index.positions(from: from, through: through)
-            } else {
-                let start = from.map { index.lowerBound($0) } ?? index.upperBound(.null)
-                let stop = through.map { index.upperBound($0) } ?? index.count
-                positions = start..<max(start, stop)
-            }
+            let start = from.map { index.lowerBound($0) } ?? index.upperBound(.null)
+            let stop = through.map { index.upperBound($0) } ?? index.count
+            let positions = start..<max(start, stop)
             if let registered = registeredSelection(spec: specIndex, from: from, through: through, positions: positions, in: index) {
                 return registered
             }

@@ -119,7 +119,7 @@ import StockpotTestSupport
             let inRange = model.positions(from: begin, through: end)
             try #require(range.count == inRange.count, "\(context): positions(\(String(describing: begin)), \(String(describing: end)))")
             if let begin, let end {
-                // Both bounds come from one descent while they share a child.
+                // The exact positions, not only their count: a query pages by them.
                 let lower = model.lowerBound(begin)
                 try #require(range == lower..<max(lower, model.upperBound(end)), "\(context): positions(\(begin), \(end))")
             }
