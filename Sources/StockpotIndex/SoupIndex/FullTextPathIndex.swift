@@ -36,13 +36,8 @@ package struct FullTextPathIndex: SoupIndex {
         index.remove(id: entry.id, columns: columns(of: entry))
     }
 
-    /// Leaves the index as it is when every full_text field keeps its value: an update of
-    /// other fields would otherwise take each of the entry's tokens out of its posting list
-    /// and splice it back in.
-    package mutating func update(_ old: IndexedEntry, to new: IndexedEntry) {
-        guard fields.contains(where: { !old.values[$0].isIdentical(to: new.values[$0]) }) else { return }
-        remove(old)
-        insert(new)
+    package func readsIdenticalValues(in old: IndexedEntry, and new: IndexedEntry) -> Bool {
+        fields.allSatisfy { old.values[$0].isIdentical(to: new.values[$0]) }
     }
 
     package mutating func remove(ids: Set<Int64>) {

@@ -37,10 +37,8 @@ package struct OrderedPathIndex: SoupIndex {
         _ = tree.remove(entry.values[field], id: entry.id)
     }
 
-    package mutating func update(_ old: IndexedEntry, to new: IndexedEntry) {
-        guard !old.values[field].isIdentical(to: new.values[field]) else { return }
-        remove(old)
-        insert(new)
+    package func readsIdenticalValues(in old: IndexedEntry, and new: IndexedEntry) -> Bool {
+        old.values[field].isIdentical(to: new.values[field])
     }
 
     package mutating func remove(ids: Set<Int64>) {

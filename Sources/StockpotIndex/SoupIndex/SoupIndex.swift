@@ -62,10 +62,9 @@ package protocol SoupIndex: Sendable {
     mutating func insert(batch: [IndexedEntry])
     /// Removes an entry, given the values it was added with.
     mutating func remove(_ entry: IndexedEntry)
-    /// Changes an entry from the values it was added with (`old`) to `new` (the same id):
-    /// what ``remove(_:)`` then ``insert(_:)`` do, and nothing when the values this index
-    /// reads are identical in both.
-    mutating func update(_ old: IndexedEntry, to new: IndexedEntry)
+    /// Whether the values this index reads are identical (``IndexValue/isIdentical(to:)``) in
+    /// two versions of one entry, so that an update from one to the other leaves it as it is.
+    func readsIdenticalValues(in old: IndexedEntry, and new: IndexedEntry) -> Bool
     /// Removes entries knowing only their ids: one pass over the whole index (recovery).
     mutating func remove(ids: Set<Int64>)
     /// Replaces the contents with `entries` (any order, distinct ids), faster than inserting
@@ -91,6 +90,16 @@ extension SoupIndex {
 
     package mutating func insert(batch: [IndexedEntry]) {
         for entry in batch { insert(entry) }
+    }
+
+    /// Changes an entry from the values it was added with (`old`) to `new` (the same id):
+    /// what ``remove(_:)`` then ``insert(_:)`` do, skipped when the values this index reads
+    /// are identical in both (an update of other fields; for the full-text index, splicing
+    /// each of the entry's tokens out of its posting list and back in).
+    package mutating func update(_ old: IndexedEntry, to new: IndexedEntry) {
+        guard !readsIdenticalValues(in: old, and: new) else { return }
+        remove(old)
+        insert(new)
     }
 }
 

@@ -22,13 +22,21 @@ import Testing
         return try store.query(spec, in: "s").rows.map { $0["_soupEntryId"]?.integerValue ?? -1 }.sorted()
     }
 
-    @Test func updatesKeepingSomeIndexedValuesLeaveTheIndexesAsARebuildMakesThem() throws {
+    /// Runs `body` with a new store whose soup holds entry 1 (a, 1, "red fox") and entry 2
+    /// (b, 2, "blue jay").
+    static func withTwoEntries(_ body: (Store) throws -> Void) throws {
         try withTemporaryDirectory { directory in
             let store = try Store.open(directory: directory, options: fastOptions())
             defer { try? store.close() }
             try store.registerSoup("s", indexSpecs: Self.specs)
             try store.upsert(
                 [["name": "a", "code": 1, "note": "red fox"], ["name": "b", "code": 2, "note": "blue jay"]], into: "s")
+            try body(store)
+        }
+    }
+
+    @Test func updatesKeepingSomeIndexedValuesLeaveTheIndexesAsARebuildMakesThem() throws {
+        try Self.withTwoEntries { (store: Store) throws in
 
             // Only a field no spec names changes.
             try store.upsert([["_soupEntryId": 1, "name": "a", "code": 1, "note": "red fox", "seen": 3]], into: "s")
@@ -57,12 +65,7 @@ import Testing
     }
 
     @Test func aRefusedUpdateLeavesTheEntryWhereItWas() throws {
-        try withTemporaryDirectory { directory in
-            let store = try Store.open(directory: directory, options: fastOptions())
-            defer { try? store.close() }
-            try store.registerSoup("s", indexSpecs: Self.specs)
-            try store.upsert(
-                [["name": "a", "code": 1, "note": "red fox"], ["name": "b", "code": 2, "note": "blue jay"]], into: "s")
+        try Self.withTwoEntries { (store: Store) throws in
             #expect(
                 errorCode { try store.upsert([["_soupEntryId": 1, "name": "c", "code": 2, "note": "owl"]], into: "s") }
                     == .uniqueViolation)
